@@ -1083,6 +1083,14 @@ fn runs_text(code: &str) -> (bool, bool) {
             _ => {}
         }
     }
+    // (Perl's and Ruby's `system` said as a statement: `system %q(…)`, `system decode_qp(…)`.)
+    shells = shells
+        || code.match_indices("system ").any(|(at, _)| {
+            code[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| matches!(c, ' ' | ';' | '{' | '(' | '\'' | '"'))
+        });
     (evaluates, shells)
 }
 
@@ -1112,6 +1120,9 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
         "fromhex(",
         "chr(",
         "pack(",
+        // Ruby's `unpack1("m")` (base64), Perl's quoted-printable.
+        "unpack1(",
+        "decode_qp(",
     ]);
     if (evaluates || shells) && decoded {
         out.push(Decision {

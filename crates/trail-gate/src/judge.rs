@@ -1725,6 +1725,7 @@ impl<'a> Judging<'a> {
             ));
         }
         shell_aliases(argv, out);
+        exported_functions(argv, &cmd.assigns, out);
         // A program the rules do not model, judged by what its arguments would do.
         let layer = effect::Layer {
             depth: self.depth,
@@ -1934,6 +1935,35 @@ fn find_exec(argv: &[Arg]) -> Vec<Simple> {
         }
     }
     out
+}
+
+/// A function handed to a child bash through its environment (`env 'BASH_FUNC_seq%%=() {
+/// rm -rf …; }' bash -c '… seq …'`): bash defines it from the variable, and the name it shadows
+/// runs the body instead. The body is judged as commands that run.
+fn exported_functions(argv: &[Arg], assigns: &[(String, Arg)], out: &mut Findings) {
+    let from_args = argv
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .filter_map(|t| {
+            t.strip_prefix("BASH_FUNC_")
+                .and_then(|rest| rest.split_once('='))
+                .map(|(_, v)| v)
+        });
+    let from_assigns = assigns
+        .iter()
+        .filter(|(n, _)| n.starts_with("BASH_FUNC_"))
+        .filter_map(|(_, v)| v.text.as_deref());
+    for value in from_args.chain(from_assigns) {
+        let body = value.trim_start();
+        if let Some(body) = body
+            .strip_prefix("()")
+            .map(str::trim)
+            .and_then(|b| b.strip_prefix('{'))
+            .and_then(|b| b.trim_end().strip_suffix('}'))
+        {
+            out.runs(body, Keep::All);
+        }
+    }
 }
 
 /// An alias defined as a shell command (`git alias nuke '!rm -rf ~'`, `git config alias.x

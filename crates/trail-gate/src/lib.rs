@@ -110,6 +110,13 @@ const INSTALL_TREE: &[&str] = &[
     "sys.exec_prefix",
     "get_python_lib",
     "RbConfig::CONFIG",
+    "Gem.default_dir",
+    "Gem.dir",
+    // PHP's and Node's own places (`PHP_BINDIR`, `process.execPath`).
+    "PHP_BINDIR",
+    "PHP_EXTENSION_DIR",
+    "PHP_LIBDIR",
+    "process.execPath",
 ];
 
 /// What the gate needs to know about where it runs.
@@ -317,7 +324,15 @@ impl Context {
             "expanduser(",
             "abs_path(",
         ];
-        for runner in ["$(python3 -c ", "$(python -c ", "$(perl ", "$(ruby "] {
+        for runner in [
+            "$(python3 -c ",
+            "$(python -c ",
+            "$(perl ",
+            "$(ruby ",
+            "$(php -r ",
+            "$(node -p ",
+            "$(node -e ",
+        ] {
             let Some(at) = out.find(runner) else { continue };
             // The one-liner's code, quoted, then the substitution's end.
             let rest = &out[at + runner.len()..];
@@ -439,6 +454,8 @@ impl Context {
                     Some("/".to_string())
                 }
                 ["pkg-config", rest @ ..] => pkg_config_variable(rest).map(str::to_string),
+                // Where the system's Ruby keeps its gems.
+                ["gem", "env", "gemdir" | "gempath"] => Some("/var/lib/gems".to_string()),
                 // A system file's real place: the file, or one in the system's trees it
                 // points to (`readlink -f /etc/os-release`); its directory is the system's.
                 ["readlink", "-f" | "-e" | "-m" | "--canonicalize", path] | ["realpath", path]

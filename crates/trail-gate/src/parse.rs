@@ -609,7 +609,7 @@ impl<'a> Walker<'_, 'a> {
             CompoundCommand::Coproc(c) => self.stmt(&c.body),
             // `for ((i = 0; i < 96; i++))`, zsh's `repeat N` and `foreach`: the body runs, as
             // many times as it may.
-            CompoundCommand::ArithmeticFor(f) => self.seq(&f.body),
+            CompoundCommand::ArithmeticFor(f) => self.counted_loop(f),
             CompoundCommand::Repeat(r) => {
                 self.word(&r.count);
                 self.seq(&r.body);
@@ -632,6 +632,58 @@ impl<'a> Walker<'_, 'a> {
                     self.opaque("a command substitution inside (( )) or [[ ]]");
                 }
             }
+        }
+    }
+
+    /// A C-style loop over an array this line set, by index (`for ((i=0; i<${#ds[@]}; i++))`):
+    /// its body walked once per index, `NAME` bound to it, so `"${ds[$i]}"` is each element.
+    /// Any other counted loop walks its body once.
+    fn counted_loop(&mut self, f: &'a shuck_ast::ArithmeticForCommand) {
+        let text = |s: Option<shuck_ast::Span>| {
+            s.map(|s| {
+                s.slice(self.src)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<String>()
+            })
+        };
+        let (Some(init), Some(cond), Some(step)) =
+            (text(f.init_span), text(f.condition_span), text(f.step_span))
+        else {
+            self.seq(&f.body);
+            return;
+        };
+        let bounded = init.split_once('=').and_then(|(name, start)| {
+            let array = cond
+                .strip_prefix(&format!("{name}<${{#"))?
+                .strip_suffix("[@]}")?;
+            let steps = matches!(step.as_str(), s if s == format!("{name}++") || s == format!("++{name}") || s == format!("{name}+=1"));
+            (start == "0" && steps).then(|| (name.to_string(), array.to_string()))
+        });
+        let Some((name, array)) = bounded else {
+            self.seq(&f.body);
+            return;
+        };
+        let len = self
+            .arrays
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == array)
+            .map_or(0, |(_, e)| e.len());
+        if len == 0 || len > MAX_UNROLL_VALUES || self.flat.commands.len() >= MAX_UNROLLED_COMMANDS
+        {
+            self.seq(&f.body);
+            return;
+        }
+        for i in 0..len {
+            let index = i.to_string();
+            self.flat.commands.push(Simple {
+                assigns: vec![(name.clone(), static_arg(&index))],
+                ..Simple::default()
+            });
+            self.bound.push((name.clone(), index));
+            self.seq(&f.body);
+            self.bound.pop();
         }
     }
 
@@ -1008,7 +1060,16 @@ impl<'a> Walker<'_, 'a> {
                 shuck_ast::ArrayElem::KeyedAppend { .. } => return,
             }
         }
-        if elems.iter().all(|a| a.text.is_some()) && keys.len() == elems.len() {
+        // (An element only the shell expands may stand under a place the gate knows, itself
+        // or as an assignment's value: `(ACME_DATA="$TMPDIR/x")`.)
+        let known = |a: &Arg| {
+            a.text.is_some()
+                || known_place(&a.raw)
+                || a.raw
+                    .split_once('=')
+                    .is_some_and(|(k, v)| super::wrappers::variable_name(k) && known_place(v))
+        };
+        if elems.iter().all(known) && keys.len() == elems.len() {
             self.arrays.push((name.to_string(), elems));
             self.array_keys.push((name.to_string(), keys));
         }
@@ -1018,6 +1079,16 @@ impl<'a> Walker<'_, 'a> {
     /// (`"${a[@]}"`, `${a[*]}`) or by its first element (`$a`, `${a}`, `${a[0]}`); braces
     /// expanded; otherwise the word itself.
     fn expanded(&self, w: &Word, out: &mut Vec<Arg>) {
+        // An unquoted `$(printf ' --dest=%s' /a /b)`: the options it prints. (Escapes it would
+        // decode stay the substitution's, judged as such.)
+        // Only options: a name so printed hides what runs (`$(echo rm) -rf src`).
+        if let Some(words) = self.printed_words(w).filter(|ws| {
+            ws.iter()
+                .all(|a| a.raw.starts_with('-') && !a.raw.contains('\\'))
+        }) {
+            out.extend(words);
+            return;
+        }
         let a = self.arg(w);
         if let Some(elems) = self.array_of(&a.raw) {
             out.extend(elems);

@@ -78,6 +78,8 @@ const FETCHERS: &[&str] = &[
     "lwp-mirror",
     "wget2",
     "curlie",
+    // A terminal's raw connection: what the other end types comes out of it.
+    "telnet",
 ];
 
 /// A program nobody models that is told to read from another machine (`mosquitto_sub -h

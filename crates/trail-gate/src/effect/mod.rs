@@ -2493,7 +2493,7 @@ fn empties_anothers_state(
         .components()
         .skip(1)
         .filter_map(|c| c.as_os_str().to_str());
-    let (Some("var"), Some("lib" | "cache"), Some(owner)) =
+    let (Some("var"), Some("lib" | "cache" | "spool"), Some(owner)) =
         (parts.next(), parts.next(), parts.next())
     else {
         return false;
@@ -2505,7 +2505,21 @@ fn empties_anothers_state(
         // Or made a copy of something else, what it held beside removed (`rollback --target
         // DIR --discard-extra`).
         || mirrors_removing(c, words::restores(c));
-    if !empties || !named_by_dir_flag(c, &t.word) {
+    // (Its value as written may be what the line computes: `--root "$(gem env gemdir)"`.)
+    let resolved_by_dir_flag = || {
+        let words = words_as_written(c);
+        let names = |v: &str| ctx.resolve(v).is_some_and(|p| p == path);
+        words
+            .iter()
+            .enumerate()
+            .any(|(i, w)| match w.split_once('=') {
+                Some((f, v)) => targets::dir_flag(f) && names(v),
+                None => targets::dir_flag(w) && words.get(i + 1).is_some_and(|v| names(v)),
+            })
+    };
+    let mirrored_into =
+        || mirrors_removing(c, words::restores(c)) && mirrors_into(c, words::restores(c), t);
+    if !empties || !(named_by_dir_flag(c, &t.word) || resolved_by_dir_flag() || mirrored_into()) {
         return false;
     }
     // The program's own name, or its script's (`python3 scripts/nfl_cache.py`).
@@ -2789,7 +2803,7 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
         c.words().any(|w| {
             words::parts(w.trim_start_matches('-'))
                 .iter()
-                .any(|p| matches!(p.as_str(), "sync" | "mirror"))
+                .any(|p| matches!(p.as_str(), "sync" | "mirror" | "replicate"))
         })
     };
     (restores || synced())
@@ -2799,8 +2813,13 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                     matches!(
                         p.as_str(),
                         "delete" | "remove" | "prune" | "purge" | "clean" | "drop" | "exact" | "evict"
-                            | "discard"
+                            | "discard" | "sweep"
                     )
+                })
+                // Or the destination emptied first (`--reset-destination`, `--wipe-target`).
+                || words::parts(w).windows(2).any(|p| {
+                    matches!(p[0].as_str(), "reset" | "wipe" | "empty")
+                        && matches!(p[1].as_str(), "destination" | "dest" | "target")
                 })
                 // Or made to match the other side (`--match-remote`, `--match-source`).
                 || words::parts(w).windows(2).any(|p| {

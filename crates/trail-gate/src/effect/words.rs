@@ -3956,7 +3956,9 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
                 || clears_records(&ps)
                 || ps.len() == 1 && empties_its_dir(c, first));
         // What a tool calls sensitive is what it masks (`--show-sensitive`).
-        let class = if (any(SECRETS) || any(&["sensitive"])) && (any(PRINTS) || asks_in) {
+        let class = if (any(SECRETS) || any(&["sensitive"]) || asks_in && any(&["key", "keys"]))
+            && (any(PRINTS) || asks_in)
+        {
             Class::Reveals
         } else if destroying_flag_parts(&ps)
             || removes
@@ -4000,6 +4002,9 @@ fn asks_them_in(ps: &[String]) -> bool {
                 | "plain"
                 | "cleartext"
                 | "full"
+                // (`--unmasked-secrets`, `--api-secret-visible`.)
+                | "unmasked"
+                | "visible"
         )
     }) || ps.windows(2).any(|p| p[0] == "in" && p[1] == "output")
 }
@@ -4103,6 +4108,20 @@ fn shows_what_is_hidden(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
     matches!(ps, [one] if matches!(one.as_str(), "reveal" | "unmask" | "unmasked" | "unredacted"))
         || prints_a_key(ps)
         || secret_asked_of_a_look(c, w, ps)
+        || values_of_secrets(c, ps)
+}
+
+/// Told to show in full what a subcommand about secrets lists (`tokens list --reveal-values`,
+/// `integrations keys --show-full`): the values it would mask.
+fn values_of_secrets(c: &Cmd<'_>, ps: &[String]) -> bool {
+    matches!(ps, [verb, what]
+        if matches!(verb.as_str(), "reveal" | "unmask" | "show" | "print")
+            && matches!(what.as_str(), "values" | "value" | "full" | "all" | "raw"))
+        && subcommands(c).iter().any(|s| {
+            parts(s)
+                .iter()
+                .any(|p| SECRETS.contains(&p.as_str()) || matches!(p.as_str(), "key" | "keys"))
+        })
 }
 
 /// A secret's name as a switch of a looking subcommand (`accounts show --password --user U`,
@@ -4113,7 +4132,7 @@ fn secret_asked_of_a_look(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
     if !ps.last().is_some_and(|last| {
         matches!(
             last.as_str(),
-            "password" | "passwd" | "secret" | "secrets" | "token" | "pin"
+            "password" | "passwd" | "secret" | "secrets" | "token" | "pin" | "key" | "creds"
         )
     }) || ps.len() > 3
         || w.contains('=')

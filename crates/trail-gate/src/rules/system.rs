@@ -98,7 +98,8 @@ pub(super) fn download_target<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
         let bundled = w.len() > 2
             && !w.starts_with("--")
             && w.ends_with(&short[1..])
-            && w[1..].bytes().all(|b| b.is_ascii_alphabetic());
+            && w.get(1..)
+                .is_some_and(|r| r.bytes().all(|b| b.is_ascii_alphabetic()));
         if *w == short || bundled || long.contains(w) {
             return words.get(i + 1).copied();
         }
