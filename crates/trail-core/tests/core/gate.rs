@@ -2723,6 +2723,18 @@ fn new_families_sealed159_part() {
     assert!(all.rows > 0);
 }
 
+/// The 160th sealed part (issue 20): 24 families from transport and mobility (taxis, bike
+/// share, scooters, car rental and sharing, ferries, coaches, railways, tolls, driving schools,
+/// breakdown recovery, chauffeurs, cable cars, vehicle inspection, school buses), written by a
+/// helper that never read trail's source, run once with the design frozen at 291cc04:
+/// `cargo test -p trail-core --test core gate::new_families_sealed160 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed160_part() {
+    let (_, all) = measure(&["gate-families-sealed160.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
