@@ -813,6 +813,11 @@ fn reverse_shell(code: &str) -> bool {
         "gen_tcp",
         "TcpStream",
         "net.Dial",
+        // Racket's and Julia's (`tcp-connect`, `connect("198.51.100.1", 4446)`).
+        "tcp-connect",
+        "connect(\"1",
+        "connect(\"2",
+        "connect(\"9",
         // zsh's own (`zmodload zsh/net/tcp; ztcp HOST PORT`).
         "ztcp",
         "/dev/tcp/",
@@ -842,6 +847,9 @@ fn reverse_shell(code: &str) -> bool {
         "exec(",
         "spawn(",
         ":spawn",
+        // Julia's command run (`read(Cmd(["sh", "-c", c]))`), Racket's `(system …)`.
+        "Cmd([",
+        "(system ",
         "Process.start",
         "Invoke-Expression",
         "-Command $",
@@ -1146,6 +1154,8 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
         "dofile",
         "include",
         "include_once",
+        // JavaScript's dynamic `import("https://…")` (Node's network imports, Deno, Bun).
+        "import",
         "require",
         "require_once",
     ]

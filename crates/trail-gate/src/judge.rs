@@ -1724,8 +1724,7 @@ impl<'a> Judging<'a> {
                 raw,
             ));
         }
-        shell_aliases(argv, out);
-        exported_functions(argv, &cmd.assigns, out);
+        commands_kept_to_run(name, argv, &cmd.assigns, out);
         // A program the rules do not model, judged by what its arguments would do.
         let layer = effect::Layer {
             depth: self.depth,
@@ -1937,6 +1936,16 @@ fn find_exec(argv: &[Arg]) -> Vec<Simple> {
     out
 }
 
+/// Commands a line keeps to run later, by another name or on another event: an alias to a
+/// shell command, a function exported to a child bash, a command bound to a key.
+fn commands_kept_to_run(name: &str, argv: &[Arg], assigns: &[(String, Arg)], out: &mut Findings) {
+    shell_aliases(argv, out);
+    exported_functions(argv, assigns, out);
+    if name == "bind" {
+        key_bound_commands(argv, out);
+    }
+}
+
 /// A function handed to a child bash through its environment (`env 'BASH_FUNC_seq%%=() {
 /// rm -rf …; }' bash -c '… seq …'`): bash defines it from the variable, and the name it shadows
 /// runs the body instead. The body is judged as commands that run.
@@ -1963,6 +1972,23 @@ fn exported_functions(argv: &[Arg], assigns: &[(String, Arg)], out: &mut Finding
         {
             out.runs(body, Keep::All);
         }
+    }
+}
+
+/// A command bound to a key (`bind -x '"\C-t": acme purge …'`): it runs when the key is
+/// pressed, as the shell's own line would; judged as commands that run.
+fn key_bound_commands(argv: &[Arg], out: &mut Findings) {
+    let mut bound = false;
+    for a in argv.iter().skip(1) {
+        let Some(t) = a.text.as_deref() else { continue };
+        if t == "-x" {
+            bound = true;
+            continue;
+        }
+        if bound && let Some((_, command)) = t.split_once("\":") {
+            out.runs(command.trim(), Keep::All);
+        }
+        bound = false;
     }
 }
 

@@ -117,6 +117,8 @@ const INSTALL_TREE: &[&str] = &[
     "PHP_EXTENSION_DIR",
     "PHP_LIBDIR",
     "process.execPath",
+    // The standard library's own directory (`os.path.dirname(os.__file__)`).
+    "os.__file__",
 ];
 
 /// What the gate needs to know about where it runs.
@@ -225,7 +227,7 @@ impl Context {
     /// symlinks: `None` when only the shell knows. A remote address of this machine
     /// (`sftp://localhost/boot`) is its path.
     pub fn resolve(&self, raw: &str) -> Option<std::path::PathBuf> {
-        let computed = self.computed(raw);
+        let computed = self.computed(raw).or_else(|| self.placeholder_filled(raw));
         let raw = computed.as_deref().unwrap_or(raw);
         // (Every word a path is asked of comes here: quotes are taken off, into a copy, only
         // for a word that has both a colon and a quote.)
@@ -454,8 +456,10 @@ impl Context {
                     Some("/".to_string())
                 }
                 ["pkg-config", rest @ ..] => pkg_config_variable(rest).map(str::to_string),
-                // Where the system's Ruby keeps its gems.
+                // Where the system's Ruby keeps its gems, R its home, npm its global packages.
                 ["gem", "env", "gemdir" | "gempath"] => Some("/var/lib/gems".to_string()),
+                ["R", "RHOME"] | ["R", "RHOME", ..] => Some("/usr/lib/R".to_string()),
+                ["npm", "root", "-g" | "--global"] => Some("/usr/lib/node_modules".to_string()),
                 // A system file's real place: the file, or one in the system's trees it
                 // points to (`readlink -f /etc/os-release`); its directory is the system's.
                 ["readlink", "-f" | "-e" | "-m" | "--canonicalize", path] | ["realpath", path]
@@ -517,6 +521,41 @@ impl Context {
             }
             _ => None,
         }
+    }
+
+    /// A path opening with a placeholder a tool fills from its table of directories, as
+    /// systemd's specifiers (`%S/NetworkManager` is `/var/lib/NetworkManager`, `%E` is `/etc`)
+    /// and autoconf's names (`{sysconfdir}/x`, `{localstatedir}/lib/x`) do: the system's own
+    /// directories, whichever tool fills them.
+    fn placeholder_filled(&self, raw: &str) -> Option<String> {
+        let bare = raw.trim_matches(['"', '\'']);
+        let (head, rest) = match bare.find('/') {
+            Some(i) => bare.split_at(i),
+            None => (bare, ""),
+        };
+        let home = self.places.home.to_string_lossy();
+        let dir = match head {
+            "%S" => "/var/lib",
+            "%L" => "/var/log",
+            "%E" => "/etc",
+            "%C" => "/var/cache",
+            "%t" => "/run",
+            "%V" => "/var/tmp",
+            "%h" => home.as_ref(),
+            "{sysconfdir}" => "/etc",
+            "{localstatedir}" => "/var",
+            "{sharedstatedir}" => "/var/lib",
+            "{runstatedir}" => "/run",
+            "{datadir}" | "{datarootdir}" => "/usr/share",
+            "{prefix}" | "{exec_prefix}" => "/usr",
+            "{libdir}" => "/usr/lib",
+            "{libexecdir}" => "/usr/libexec",
+            "{bindir}" => "/usr/bin",
+            "{sbindir}" => "/usr/sbin",
+            "{includedir}" => "/usr/include",
+            _ => return None,
+        };
+        Some(format!("{dir}{rest}"))
     }
 
     /// What `systemd-path KEY` prints, by systemd's own table: the `user…` keys are under the

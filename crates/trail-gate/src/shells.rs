@@ -175,7 +175,10 @@ pub(crate) fn decodes(p: &Simple) -> bool {
             | "zstd" | "brotli" | "rot13" | "caesar",
         ) => true,
         // dc printing numbers as the bytes they are (`dc -e '16i 726D…P'`).
-        Some("dc") => words.iter().any(|w| w.contains('P')),
+        Some("dc") => {
+            words.iter().any(|w| w.contains('P'))
+                || p.heredoc.as_deref().is_some_and(|h| h.contains('P'))
+        }
         // Decrypted text is decoded text: what it runs nobody here has read (`age -d
         // x.sh.age | sh`, `ccrypt -c x.cpt | bash`, `gpg --decrypt … | sh`).
         Some(name)
@@ -265,6 +268,11 @@ const DECODING_CALLS: &[&str] = &[
     "'base64').toString",
     "string.char(",
     "utf8.char(",
+    // Python's bytes from their codes, its base32 variants, PHP's rotation.
+    "bytes([",
+    "b32hexdecode",
+    "b32decode",
+    "str_rot13(",
 ];
 
 /// Whether raw shell text fetches (`$(curl …)`) or decodes (`$(… | base64 -d)`) what it runs.

@@ -2483,7 +2483,9 @@ fn empties_anothers_state(
     cleans: bool,
     verb: Option<&words::Verb>,
 ) -> bool {
-    if !t.word.contains("/var/") && !t.word.contains('$') && !t.word.contains("..") {
+    // (Every target comes here: only words that may name `/var` are resolved.)
+    if !t.word.contains("/var/") && !t.word.contains(['$', '%', '{', '~']) && !t.word.contains("..")
+    {
         return false;
     }
     let Some(path) = ctx.resolve(&t.word) else {

@@ -163,6 +163,7 @@ const DESTROYS: &[&str] = &[
     "unpublish",
     // Taken off where it was offered (`cars unlist --car C`), as an unpublish is.
     "unlist",
+    "delist",
     "unregister",
     "unset",
     "unlink",
@@ -4114,14 +4115,20 @@ fn shows_what_is_hidden(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
 /// Told to show in full what a subcommand about secrets lists (`tokens list --reveal-values`,
 /// `integrations keys --show-full`): the values it would mask.
 fn values_of_secrets(c: &Cmd<'_>, ps: &[String]) -> bool {
-    matches!(ps, [verb, what]
-        if matches!(verb.as_str(), "reveal" | "unmask" | "show" | "print")
-            && matches!(what.as_str(), "values" | "value" | "full" | "all" | "raw"))
-        && subcommands(c).iter().any(|s| {
-            parts(s)
+    let secretish = |p: &str| SECRETS.contains(&p) || matches!(p, "key" | "keys");
+    // (`--secret-values`, `--secret-fields`: the flag names them itself.)
+    let named = ps.len() == 2
+        && secretish(&ps[0])
+        && matches!(ps[1].as_str(), "values" | "value" | "fields" | "field");
+    let shown = matches!(ps, [verb, what]
+        if matches!(verb.as_str(), "reveal" | "unmask" | "show" | "print" | "plain" | "in" | "as")
+            && matches!(what.as_str(), "values" | "value" | "full" | "all" | "raw" | "plaintext"))
+        || matches!(ps, [one] if matches!(one.as_str(), "decrypted" | "decrypt" | "plaintext"));
+    named
+        || shown
+            && subcommands(c)
                 .iter()
-                .any(|p| SECRETS.contains(&p.as_str()) || matches!(p.as_str(), "key" | "keys"))
-        })
+                .any(|s| parts(s).iter().any(|p| secretish(p)))
 }
 
 /// A secret's name as a switch of a looking subcommand (`accounts show --password --user U`,
