@@ -837,19 +837,10 @@ impl<'a> Walker<'_, 'a> {
         let Some(text) = c.heredoc.as_deref() else {
             return;
         };
-        let mut name = "MAPFILE".to_string();
-        let mut takes_value = false;
-        for a in c.args() {
-            let Some(t) = a.text.as_deref() else { return };
-            if std::mem::take(&mut takes_value) {
-                continue;
-            }
-            if t.starts_with('-') {
-                takes_value = matches!(t, "-d" | "-n" | "-O" | "-s" | "-u" | "-C" | "-c");
-                continue;
-            }
-            name = t.to_string();
-        }
+        let Some(names) = operands(c, &["-d", "-n", "-O", "-s", "-u", "-C", "-c"]) else {
+            return;
+        };
+        let name = names.last().map_or("MAPFILE", String::as_str).to_string();
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         remember_values(&mut self.arrays, name, lines);
     }
@@ -894,19 +885,9 @@ impl<'a> Walker<'_, 'a> {
         let Some(line) = c.heredoc.as_deref().and_then(|t| t.lines().next()) else {
             return;
         };
-        let mut names = Vec::new();
-        let mut takes_value = false;
-        for a in c.args() {
-            let Some(t) = a.text.as_deref() else { return };
-            if std::mem::take(&mut takes_value) {
-                continue;
-            }
-            if t.starts_with('-') {
-                takes_value = matches!(t, "-d" | "-n" | "-N" | "-p" | "-t" | "-u" | "-i");
-                continue;
-            }
-            names.push(t.to_string());
-        }
+        let Some(names) = operands(c, &["-d", "-n", "-N", "-p", "-t", "-u", "-i"]) else {
+            return;
+        };
         let ifs = c
             .assigns
             .iter()
@@ -1451,6 +1432,25 @@ pub(crate) fn static_arg(text: &str) -> Arg {
         raw: text.to_string(),
         quoted: true,
     }
+}
+
+/// A builtin's operands (the names `read` and `mapfile` fill), its flags and the values of
+/// those in `valued` skipped; `None` when a word is known only when the line runs.
+fn operands(c: &Simple, valued: &[&str]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut takes_value = false;
+    for a in c.args() {
+        let t = a.text.as_deref()?;
+        if std::mem::take(&mut takes_value) {
+            continue;
+        }
+        if t.starts_with('-') {
+            takes_value = valued.contains(&t);
+            continue;
+        }
+        out.push(t.to_string());
+    }
+    Some(out)
 }
 
 /// A `read`'s flags without the line delimiter it is told (`-d ''`, `-d $'\0'`: lines
