@@ -2545,3 +2545,19 @@ fn new_families_sealed160_part() {
     print_table("secrets-families-sealed160.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 161st sealed part (issue 20): 16 families named from violin making and lutherie,
+/// providers of nursery, care home, home care, pet sitting, tutoring, cleaning, removals, pest
+/// control, gardening, window cleaning, home security, appliance repair, nanny, concierge and
+/// dating services, written by a helper that never read trail's source, run once with the
+/// redactor frozen at 521ea6b:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed161 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed161_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed161.tsv"), show);
+    print_table("secrets-families-sealed161.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
