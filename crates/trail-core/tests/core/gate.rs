@@ -2735,6 +2735,18 @@ fn new_families_sealed160_part() {
     assert!(all.rows > 0);
 }
 
+/// The 161st sealed part (issue 20): 24 families from care and home services (nurseries, care
+/// homes, home care, pet sitting, tutoring, cleaning, removals, pest control, gardening, window
+/// cleaning, home security, appliance repair, nannies, concierges, dating agencies), written by a
+/// helper that never read trail's source, run once with the design frozen at 766ebf3:
+/// `cargo test -p trail-core --test core gate::new_families_sealed161 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed161_part() {
+    let (_, all) = measure(&["gate-families-sealed161.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
