@@ -459,6 +459,20 @@ impl Context {
                 // Where the system's Ruby keeps its gems, R its home, npm its global packages.
                 ["gem", "env", "gemdir" | "gempath"] => Some("/var/lib/gems".to_string()),
                 ["R", "RHOME"] | ["R", "RHOME", ..] => Some("/usr/lib/R".to_string()),
+                ["gem", "environment", "gemdir" | "gempath"] => Some("/var/lib/gems".to_string()),
+                // Toolchains asked where they were installed.
+                [
+                    "pg_config",
+                    "--sharedir" | "--libdir" | "--pkglibdir" | "--bindir",
+                ] => Some("/usr/share/postgresql".to_string()),
+                [
+                    "llvm-config",
+                    "--libdir" | "--prefix" | "--bindir" | "--includedir",
+                ] => Some("/usr/lib/llvm".to_string()),
+                ["gcc" | "cc", flag] if flag.starts_with("-print-file-name=") => {
+                    Some("/usr/lib/gcc".to_string())
+                }
+                ["git", "--exec-path"] => Some("/usr/lib/git-core".to_string()),
                 ["npm", "root", "-g" | "--global"] => Some("/usr/lib/node_modules".to_string()),
                 // A system file's real place: the file, or one in the system's trees it
                 // points to (`readlink -f /etc/os-release`); its directory is the system's.
@@ -529,6 +543,16 @@ impl Context {
     /// directories, whichever tool fills them.
     fn placeholder_filled(&self, raw: &str) -> Option<String> {
         let bare = raw.trim_matches(['"', '\'']);
+        // Or its slashes in an escape the tool decodes itself (`%2Fusr%2Fshare`, `\x2fvar`,
+        // `\057usr`): the path they spell.
+        if !bare.contains('/') {
+            let decoded = ["%2F", "%2f", "\\x2f", "\\x2F", "\\057"]
+                .iter()
+                .fold(bare.to_string(), |s, e| s.replace(e, "/"));
+            if decoded.starts_with('/') || decoded.contains('/') && decoded != bare {
+                return Some(decoded);
+            }
+        }
         let (head, rest) = match bare.find('/') {
             Some(i) => bare.split_at(i),
             None => (bare, ""),
@@ -972,6 +996,8 @@ fn pkg_config_variable(words: &[&str]) -> Option<&'static str> {
         "sysconfdir" => "/etc",
         "localstatedir" => "/var",
         "completionsdir" => "/usr/share/bash-completion/completions",
+        "systemdsystemunitdir" => "/usr/lib/systemd/system",
+        "systemduserunitdir" => "/usr/lib/systemd/user",
         _ => return None,
     })
 }

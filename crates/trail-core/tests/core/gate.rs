@@ -15039,6 +15039,86 @@ const MECHANISMS_FOUND_BY_THE_160TH_SEALED_PART: &[(&str, Verdict)] = &[
     ("acme operators delist --operator x", Verdict::Junction),
 ];
 
+/// Found by the 161st sealed part (issue 20): a place whose slashes are in an escape the tool
+/// decodes (`%2F`, `\x2f`, `\057`); toolchains asked where they live (`pg_config --sharedir`,
+/// `llvm-config --libdir`, `gcc -print-file-name=…`, `git --exec-path`, `gem environment
+/// gemdir`, `pkg-config --variable=systemdsystemunitdir`); another program's state emptied by a
+/// directory flag (`--dir /var/lib/nfs`); mirrors that expunge, trim, retire or reap; `gs-netcat
+/// -i` as a hook; secrets asked `--logins-included`, `--unmasked-output`,
+/// `--field-secrets-shown`.
+#[test]
+fn mechanisms_found_by_the_161st_sealed_part() {
+    let ctx = ctx();
+    for &(line, want) in MECHANISMS_FOUND_BY_THE_161ST_SEALED_PART {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
+/// The lines of [`mechanisms_found_by_the_161st_sealed_part`] and their verdicts.
+const MECHANISMS_FOUND_BY_THE_161ST_SEALED_PART: &[(&str, Verdict)] = &[
+    (
+        "acme cache purge --dir '%2Fusr%2Fshare%2Fkbd'",
+        Verdict::Block,
+    ),
+    (
+        "acme exports clear --dir '\\057usr\\057lib\\057grub'",
+        Verdict::Block,
+    ),
+    (
+        "acme logs wipe --dir '\\x2fvar\\x2flib\\x2fshim-signed'",
+        Verdict::Block,
+    ),
+    ("acme cache purge --dir 'build%2Fcache'", Verdict::Allow),
+    (
+        "acme cache purge --dir \"$(pg_config --sharedir)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme exports clear --dir \"$(llvm-config --libdir)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme cache purge --dir \"$(gcc -print-file-name=plugin)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme exports clear --dir \"$(git --exec-path)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme logs wipe --dir \"$(gem environment gemdir)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme logs wipe --dir \"$(pkg-config --variable=systemdsystemunitdir systemd)\"",
+        Verdict::Block,
+    ),
+    ("acme logs wipe --dir /var/lib/nfs --yes", Verdict::Block),
+    (
+        "acme-cli cache purge --dir /var/cache/acme --all",
+        Verdict::Junction,
+    ),
+    (
+        "acme incidents mirror --target /var/lib/chrony --expunge-unsourced",
+        Verdict::Block,
+    ),
+    (
+        "acme records sync --dest /var/lib/alsa --trim-foreign",
+        Verdict::Block,
+    ),
+    (
+        "acme requests sync --on-complete 'gs-netcat -l -i -s acme-secret'",
+        Verdict::Block,
+    ),
+    ("acme settings dump --logins-included", Verdict::Junction),
+    ("acme account keys --unmasked-output", Verdict::Junction),
+    (
+        "acme integrations show --field-secrets-shown",
+        Verdict::Junction,
+    ),
+    ("acme report --values-unmasked", Verdict::Allow),
+];
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.

@@ -403,10 +403,14 @@ fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Deci
                     .iter()
                     .any(|p| matches!(p.as_str(), "dir" | "directory" | "path"))
         });
+    // Or another program's state (`/var/lib/nfs`), cleared the same way.
+    let clears_anothers_state = c.words().flat_map(words::parts).any(|p| empties_word(&p))
+        && state_of_another_program(c, &place);
     if matches!(
         target,
         Target::Root | Target::Home | Target::SystemDir | Target::ProjectRoot
     ) || clears_packages_dir
+        || clears_anothers_state
     {
         return Some(decide(
             Verdict::Block,
@@ -2491,15 +2495,9 @@ fn empties_anothers_state(
     let Some(path) = ctx.resolve(&t.word) else {
         return false;
     };
-    let mut parts = path
-        .components()
-        .skip(1)
-        .filter_map(|c| c.as_os_str().to_str());
-    let (Some("var"), Some("lib" | "cache" | "spool"), Some(owner)) =
-        (parts.next(), parts.next(), parts.next())
-    else {
+    if !state_of_another_program(c, &path) {
         return false;
-    };
+    }
     let empties = cleans
         || verb.is_some_and(|v| {
             v.class == words::Class::Destroys && words::parts(&v.word).iter().any(|p| empties_word(p))
@@ -2524,7 +2522,22 @@ fn empties_anothers_state(
     if !empties || !(named_by_dir_flag(c, &t.word) || resolved_by_dir_flag() || mirrored_into()) {
         return false;
     }
-    // The program's own name, or its script's (`python3 scripts/nfl_cache.py`).
+    true
+}
+
+/// Whether `path` is (inside) the state, cache or spool directory of a program other than
+/// `c` (`/var/lib/nfs` for `acme`): its name shares nothing with the program's, or with its
+/// script's (`python3 scripts/nfl_cache.py` keeps `/var/cache/nfl`).
+fn state_of_another_program(c: &Cmd<'_>, path: &std::path::Path) -> bool {
+    let mut parts = path
+        .components()
+        .skip(1)
+        .filter_map(|c| c.as_os_str().to_str());
+    let (Some("var"), Some("lib" | "cache" | "spool"), Some(owner)) =
+        (parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
     let script = c
         .operands()
         .next()
@@ -2815,7 +2828,7 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                     matches!(
                         p.as_str(),
                         "delete" | "remove" | "prune" | "purge" | "clean" | "drop" | "exact" | "evict"
-                            | "discard" | "sweep"
+                            | "discard" | "sweep" | "expunge" | "trim" | "retire" | "reap"
                     )
                 })
                 // Or the destination emptied first (`--reset-destination`, `--wipe-target`).

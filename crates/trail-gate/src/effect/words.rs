@@ -320,6 +320,7 @@ const SECRETS: &[&str] = &[
     "credential",
     "credentials",
     "creds",
+    "logins",
     // A connection string, its password in it (`db show --dsn-full`).
     "dsn",
     "passphrase",
@@ -4003,9 +4004,10 @@ fn asks_them_in(ps: &[String]) -> bool {
                 | "plain"
                 | "cleartext"
                 | "full"
-                // (`--unmasked-secrets`, `--api-secret-visible`.)
+                // (`--unmasked-secrets`, `--api-secret-visible`, `--field-secrets-shown`.)
                 | "unmasked"
                 | "visible"
+                | "shown"
         )
     }) || ps.windows(2).any(|p| p[0] == "in" && p[1] == "output")
 }
@@ -4120,9 +4122,20 @@ fn values_of_secrets(c: &Cmd<'_>, ps: &[String]) -> bool {
     let named = ps.len() == 2
         && secretish(&ps[0])
         && matches!(ps[1].as_str(), "values" | "value" | "fields" | "field");
-    let shown = matches!(ps, [verb, what]
-        if matches!(verb.as_str(), "reveal" | "unmask" | "show" | "print" | "plain" | "in" | "as")
-            && matches!(what.as_str(), "values" | "value" | "full" | "all" | "raw" | "plaintext"))
+    let unhiding = |p: &str| {
+        matches!(
+            p,
+            "reveal" | "unmask" | "unmasked" | "show" | "print" | "plain" | "in" | "as"
+        )
+    };
+    let what = |p: &str| {
+        matches!(
+            p,
+            "values" | "value" | "full" | "all" | "raw" | "plaintext" | "output"
+        )
+    };
+    // (Either order: `--reveal-values`, `--values-unmasked`, `--unmasked-output`.)
+    let shown = matches!(ps, [a, b] if unhiding(a) && what(b) || what(a) && unhiding(b))
         || matches!(ps, [one] if matches!(one.as_str(), "decrypted" | "decrypt" | "plaintext"));
     named
         || shown

@@ -262,4 +262,6 @@ pub(crate) const TERMINAL_SHARERS: &[&str] = &[
     "tty-share",
     "teleconsole",
     "tmate-ssh-server",
+    // Global Socket's netcat: `-i` serves an interactive shell to whoever knows the secret.
+    "gs-netcat",
 ];
