@@ -72,6 +72,39 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
         // Package runners run the named package's command.
         "npx" | "bunx" | "pnpx" | "uvx" => (&["-p", "--package", "--from", "--with"], 0),
         "nsenter" => (&["-t", "--target"], 0),
+        // bubblewrap's options with one value; those with two are `BWRAP_PAIRS`.
+        "bwrap" => (
+            &[
+                "--chdir",
+                "--tmpfs",
+                "--proc",
+                "--dev",
+                "--dir",
+                "--unsetenv",
+                "--uid",
+                "--gid",
+                "--hostname",
+                "--remount-ro",
+                "--seccomp",
+                "--perms",
+                "--size",
+                "--cap-add",
+                "--cap-drop",
+                "--lock-file",
+                "--sync-fd",
+                "--info-fd",
+                "--block-fd",
+                "--userns",
+                "--userns2",
+                "--pidns",
+                "--argv0",
+                "--exec-label",
+                "--file-label",
+                "--mqueue",
+                "--args",
+            ],
+            0,
+        ),
         "systemd-run" => (
             &[
                 "-u",
@@ -185,6 +218,10 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
         });
         if matches!(name, "env" | "sudo" | "doas" | "run0") && assignment {
             i += 1;
+            continue;
+        }
+        if name == "bwrap" && BWRAP_PAIRS.contains(&w) {
+            i += 3;
             continue;
         }
         if w.starts_with('-') && w.len() > 1 {
@@ -598,3 +635,20 @@ pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
         (!looks).then(|| name.to_string())
     })
 }
+
+/// bubblewrap's options that take two values (`--bind SRC DEST`, `--setenv VAR VALUE`).
+const BWRAP_PAIRS: &[&str] = &[
+    "--bind",
+    "--ro-bind",
+    "--dev-bind",
+    "--bind-try",
+    "--ro-bind-try",
+    "--dev-bind-try",
+    "--symlink",
+    "--setenv",
+    "--file",
+    "--bind-data",
+    "--ro-bind-data",
+    "--chmod",
+    "--overlay-src",
+];

@@ -15117,6 +15117,20 @@ const MECHANISMS_FOUND_BY_THE_161ST_SEALED_PART: &[(&str, Verdict)] = &[
         Verdict::Junction,
     ),
     ("acme report --values-unmasked", Verdict::Allow),
+    // Found by the 159th part, fixed at the end of the stop: a sandbox's mounts are no place
+    // the program it runs empties (`--ro-bind / /` was read as the root cleaned).
+    (
+        "bwrap --ro-bind / / --bind build build make test",
+        Verdict::Allow,
+    ),
+    (
+        "bwrap --bind / / acme cache purge --dir /usr --force",
+        Verdict::Block,
+    ),
+    (
+        "bwrap --bind / /host sh -c 'rm -rf /host/etc'",
+        Verdict::Block,
+    ),
 ];
 
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the

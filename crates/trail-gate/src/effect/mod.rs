@@ -1482,14 +1482,17 @@ fn names_critical(
     // The project root named as where output goes (`jekyll build -d /work/proj`): a builder
     // that empties its destination first empties the project. Not `.`, where a download or a
     // fixer writes as a matter of course.
-    let t = found.iter().find(|t| {
-        t.target == Target::ProjectRoot && t.output && !matches!(t.word.as_str(), "." | "./")
-            || t.target != Target::ProjectRoot
-                && (t.target.critical()
-                    || t.target == Target::Removable && !t.read
-                    || t.output
-                    || t.target == Target::SystemFile && !t.read && (!inputs || t.by_option))
-    })?;
+    let t = found
+        .iter()
+        .filter(|t| !mount_operand(c, &t.word))
+        .find(|t| {
+            t.target == Target::ProjectRoot && t.output && !matches!(t.word.as_str(), "." | "./")
+                || t.target != Target::ProjectRoot
+                    && (t.target.critical()
+                        || t.target == Target::Removable && !t.read
+                        || t.output
+                        || t.target == Target::SystemFile && !t.read && (!inputs || t.by_option))
+        })?;
     // One of the base system's own tables, given where it is written: replaced, nobody logs
     // in (`gpsd -P /etc/passwd`, `ncks … data.nc /etc/passwd`).
     // Beside an output here, an operand is read (`--results build/r.xml /etc/hosts`).
@@ -2244,6 +2247,7 @@ fn critical(
     let write_mode = !shows && words::write_mode(c).is_some();
     if let Some(t) = found.iter().find(|t| {
         !shows
+            && !mount_operand(c, &t.word)
             && (forced
                 && (matches!(
                     t.target,
@@ -2553,6 +2557,32 @@ fn state_of_another_program(c: &Cmd<'_>, path: &std::path::Path) -> bool {
     !names
         .iter()
         .any(|n| owner.contains(n.as_str()) || n.contains(owner.as_str()))
+}
+
+/// Whether `word` is a mount's source or mount point given to a sandbox or a container
+/// (`bwrap --ro-bind / / --bind build build …`, `-v /:/host`): the program the sandbox runs acts
+/// on what it names inside, judged through the mounts; the mount itself empties nothing.
+fn mount_operand(c: &Cmd<'_>, word: &str) -> bool {
+    const TWO: &[&str] = &[
+        "--bind",
+        "--ro-bind",
+        "--dev-bind",
+        "--bind-try",
+        "--ro-bind-try",
+        "--dev-bind-try",
+        "--symlink",
+    ];
+    if c.name != "bwrap" {
+        return false;
+    }
+    let words = words_as_written(c);
+    words.iter().enumerate().any(|(i, w)| {
+        TWO.contains(w)
+            && words[i + 1..]
+                .iter()
+                .take(2)
+                .any(|v| v.trim_matches(['"', '\'']) == word)
+    })
 }
 
 /// A word part that empties a place whole: purge, clean, clear, wipe, empty, prune.
