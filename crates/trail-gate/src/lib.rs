@@ -457,9 +457,10 @@ impl Context {
                 }
                 ["pkg-config", rest @ ..] => pkg_config_variable(rest).map(str::to_string),
                 // Where the system's Ruby keeps its gems, R its home, npm its global packages.
-                ["gem", "env", "gemdir" | "gempath"] => Some("/var/lib/gems".to_string()),
-                ["R", "RHOME"] | ["R", "RHOME", ..] => Some("/usr/lib/R".to_string()),
-                ["gem", "environment", "gemdir" | "gempath"] => Some("/var/lib/gems".to_string()),
+                ["gem", "env" | "environment", "gemdir" | "gempath"] => {
+                    Some("/var/lib/gems".to_string())
+                }
+                ["R", "RHOME", ..] => Some("/usr/lib/R".to_string()),
                 // Toolchains asked where they were installed.
                 [
                     "pg_config",
@@ -543,13 +544,17 @@ impl Context {
     /// directories, whichever tool fills them.
     fn placeholder_filled(&self, raw: &str) -> Option<String> {
         let bare = raw.trim_matches(['"', '\'']);
+        // (Every word a path is asked of comes here; nearly none holds one of these.)
+        if !bare.contains(['%', '\\', '{']) {
+            return None;
+        }
         // Or its slashes in an escape the tool decodes itself (`%2Fusr%2Fshare`, `\x2fvar`,
         // `\057usr`): the path they spell.
         if !bare.contains('/') {
             let decoded = ["%2F", "%2f", "\\x2f", "\\x2F", "\\057"]
                 .iter()
                 .fold(bare.to_string(), |s, e| s.replace(e, "/"));
-            if decoded.starts_with('/') || decoded.contains('/') && decoded != bare {
+            if decoded.contains('/') {
                 return Some(decoded);
             }
         }
@@ -557,7 +562,9 @@ impl Context {
             Some(i) => bare.split_at(i),
             None => (bare, ""),
         };
-        let home = self.places.home.to_string_lossy();
+        if head == "%h" {
+            return Some(format!("{}{rest}", self.places.home.to_string_lossy()));
+        }
         let dir = match head {
             "%S" => "/var/lib",
             "%L" => "/var/log",
@@ -565,7 +572,6 @@ impl Context {
             "%C" => "/var/cache",
             "%t" => "/run",
             "%V" => "/var/tmp",
-            "%h" => home.as_ref(),
             "{sysconfdir}" => "/etc",
             "{localstatedir}" => "/var",
             "{sharedstatedir}" => "/var/lib",

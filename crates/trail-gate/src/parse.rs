@@ -478,9 +478,13 @@ impl<'a> Walker<'_, 'a> {
     /// `hash -p PATH NAME` tells the shell that `NAME` is the program at `PATH`: the commands
     /// after it named so run that program (`hash -p /bin/rm sort; … | sort -rf /x`).
     fn hashed_programs(&mut self, argv: &mut [Arg]) {
-        let texts: Vec<Option<&str>> = argv.iter().map(|a| a.text.as_deref()).collect();
-        if let [Some("hash"), Some("-p"), Some(path), Some(name)] = texts.as_slice() {
-            self.hashed.push(((*name).to_string(), (*path).to_string()));
+        // (Every command comes here: nothing is copied unless it is `hash -p`.)
+        if let [hash, p, path, name] = argv
+            && hash.text.as_deref() == Some("hash")
+            && p.text.as_deref() == Some("-p")
+            && let (Some(path), Some(name)) = (path.text.as_deref(), name.text.as_deref())
+        {
+            self.hashed.push((name.to_string(), path.to_string()));
             return;
         }
         if self.hashed.is_empty() {
@@ -770,6 +774,14 @@ impl<'a> Walker<'_, 'a> {
     fn printed_words(&self, w: &Word) -> Option<Vec<Arg>> {
         let raw = w.span.slice(self.src);
         let inner = raw.strip_prefix("$(")?.strip_suffix(')')?;
+        // (The substitution was walked already: it is parsed again only for a printer.)
+        let program = inner.split_whitespace().next()?;
+        if !matches!(
+            program,
+            "printf" | "echo" | "compgen" | "cat" | "tr" | "cut" | "awk" | "gawk" | "mawk" | "sed"
+        ) {
+            return None;
+        }
         let flat = flatten(inner).ok()?;
         let [printer] = flat.commands.as_slice() else {
             return None;

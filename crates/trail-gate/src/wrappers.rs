@@ -220,7 +220,7 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
             i += 1;
             continue;
         }
-        if name == "bwrap" && BWRAP_PAIRS.contains(&w) {
+        if name == "bwrap" && (BWRAP_MOUNTS.contains(&w) || BWRAP_PAIRS.contains(&w)) {
             i += 3;
             continue;
         }
@@ -636,8 +636,8 @@ pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
     })
 }
 
-/// bubblewrap's options that take two values (`--bind SRC DEST`, `--setenv VAR VALUE`).
-const BWRAP_PAIRS: &[&str] = &[
+/// bubblewrap's options that mount a source at a place in the sandbox (`--bind SRC DEST`).
+pub(crate) const BWRAP_MOUNTS: &[&str] = &[
     "--bind",
     "--ro-bind",
     "--dev-bind",
@@ -645,6 +645,10 @@ const BWRAP_PAIRS: &[&str] = &[
     "--ro-bind-try",
     "--dev-bind-try",
     "--symlink",
+];
+
+/// bubblewrap's other options that take two values (`--setenv VAR VALUE`).
+const BWRAP_PAIRS: &[&str] = &[
     "--setenv",
     "--file",
     "--bind-data",

@@ -2563,21 +2563,12 @@ fn state_of_another_program(c: &Cmd<'_>, path: &std::path::Path) -> bool {
 /// (`bwrap --ro-bind / / --bind build build …`, `-v /:/host`): the program the sandbox runs acts
 /// on what it names inside, judged through the mounts; the mount itself empties nothing.
 fn mount_operand(c: &Cmd<'_>, word: &str) -> bool {
-    const TWO: &[&str] = &[
-        "--bind",
-        "--ro-bind",
-        "--dev-bind",
-        "--bind-try",
-        "--ro-bind-try",
-        "--dev-bind-try",
-        "--symlink",
-    ];
     if c.name != "bwrap" {
         return false;
     }
     let words = words_as_written(c);
     words.iter().enumerate().any(|(i, w)| {
-        TWO.contains(w)
+        super::wrappers::BWRAP_MOUNTS.contains(w)
             && words[i + 1..]
                 .iter()
                 .take(2)
