@@ -2747,6 +2747,18 @@ fn new_families_sealed161_part() {
     assert!(all.rows > 0);
 }
 
+/// The 162nd sealed part (issue 20): 24 families from manufacturing and industry (steel,
+/// chemicals, textiles, paper, glass, cement, bottling, semiconductor fabs, moulding, machining,
+/// foundries, food processing, sawmills, battery cells, packaging), written by a helper that
+/// never read trail's source, run once with the design frozen at 0872b1f:
+/// `cargo test -p trail-core --test core gate::new_families_sealed162 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed162_part() {
+    let (_, all) = measure(&["gate-families-sealed162.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
