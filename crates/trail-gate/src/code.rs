@@ -813,11 +813,8 @@ fn reverse_shell(code: &str) -> bool {
         "gen_tcp",
         "TcpStream",
         "net.Dial",
-        // Racket's and Julia's (`tcp-connect`, `connect("198.51.100.1", 4446)`).
+        // Racket's (`tcp-connect`); Julia's `connect("198.51.100.1", 4446)` is below.
         "tcp-connect",
-        "connect(\"1",
-        "connect(\"2",
-        "connect(\"9",
         // zsh's own (`zmodload zsh/net/tcp; ztcp HOST PORT`).
         "ztcp",
         "/dev/tcp/",
@@ -856,7 +853,29 @@ fn reverse_shell(code: &str) -> bool {
         "Command::new",
         "exec.Command",
     ]);
-    socket && (shell_path || runs_what_it_reads)
+    (socket || connects_to_an_address(code)) && (shell_path || runs_what_it_reads)
+}
+
+/// A connection opened to an address written out (`connect("198.51.100.1", 4446)`, its quotes
+/// lost to the shell: `connect(198.51.100.1,4446)`), whatever the language calls it.
+fn connects_to_an_address(code: &str) -> bool {
+    code.match_indices("connect(").any(|(i, m)| {
+        let rest = code[i + m.len()..].trim_start_matches(['"', '\'', ' ', '\\']);
+        let host: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+            .collect();
+        // Four numbers (an IPv4 address), or a name with a dot that is no member call.
+        let numbers = host
+            .split('.')
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        numbers.count() == 4
+            || host.contains('.')
+                && host.split('.').count() >= 2
+                && rest[host.len()..]
+                    .trim_start_matches(['"', '\'', '\\'])
+                    .starts_with(',')
+    })
 }
 
 /// What a one-liner hands on: its string literals and argument vectors, when it shells out
@@ -1797,6 +1816,21 @@ pub(super) fn act_call(code: &str) -> Option<&str> {
         // A word in capitals is a call only with its parenthesis after it (`RESTART(*YES)`):
         // inside one it is an argument (`QLOCAL(PAYMENTS.*)`), not a Lisp form.
         let capitals = !last.bytes().any(|b| b.is_ascii_lowercase());
+        // A module's or a string's `format` lays out text (`io:format(…)`, `"…".format(x)`,
+        // `String.format`), not a disk.
+        let formats_text = last == "format"
+            && id.len() > last.len()
+            && code.split(&format!("{id}(")).nth(1).is_some_and(|args| {
+                let args = args.trim_start();
+                args.starts_with(['"', '\''])
+                    && args[1..]
+                        .split(['"', '\''])
+                        .next()
+                        .is_some_and(|s| s.contains(['~', '{', '%']))
+            });
+        if formats_text {
+            return None;
+        }
         let called = called && (!capitals || code.contains(&format!("{id}(")));
         (called && !ends && last.len() >= 4 && super::effect::names_an_act(last)).then_some(last)
     })

@@ -452,10 +452,14 @@ pub(super) fn judge(
             }
         }
         "systemd-run" | "launchctl" | "schtasks" => {
-            let scheduling = c.name != "launchctl"
-                || c.args
+            let scheduling = match c.name {
+                "launchctl" => c
+                    .args
                     .iter()
-                    .any(|a| matches!(a.text.as_deref(), Some("load" | "bootstrap" | "submit")));
+                    .any(|a| matches!(a.text.as_deref(), Some("load" | "bootstrap" | "submit"))),
+                "systemd-run" => !runs_in_the_foreground(c),
+                _ => true,
+            };
             if scheduling {
                 out.push(junction(
                     RuleId::Schedule,
@@ -531,6 +535,33 @@ pub(super) fn judge(
         }
     }
     super::languages::judge(c.name, c.args, cmd, producers, ctx, raw, out);
+}
+
+/// `systemd-run` told to run the command now and wait for it, on this machine (`--wait`,
+/// `--pipe`, `--pty`, `--scope`), with no timer: a command of the session in a unit of its own,
+/// judged as what it runs; not a job left to run later.
+fn runs_in_the_foreground(c: &Cmd<'_>) -> bool {
+    let mut now = false;
+    for t in c.args.iter().filter_map(|a| a.text.as_deref()) {
+        if !t.starts_with('-') {
+            // The command starts: what follows is its own.
+            break;
+        }
+        let flag = t.split('=').next().unwrap_or(t);
+        if flag.starts_with("--on-")
+            || matches!(
+                flag,
+                "--timer-property" | "-H" | "--host" | "-M" | "--machine"
+            )
+        {
+            return false;
+        }
+        now |= matches!(
+            flag,
+            "--wait" | "-P" | "--pipe" | "-t" | "--pty" | "--scope" | "-W"
+        );
+    }
+    now
 }
 
 /// `docker run -v HOST:CONTAINER … IMAGE CMD`: the command is judged with container paths

@@ -1221,11 +1221,22 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
         for a in argv.get(1..next).unwrap_or_default() {
             // A value only the shell knows is passed as written (`OUT="$TMPDIR/x"`).
             let text = a.text.as_deref().unwrap_or(&a.raw);
+            // Or set by an option named for the environment (`systemd-run --setenv=K=V`).
+            fn by_option(w: &str) -> Option<&str> {
+                w.strip_prefix("--")
+                    .and_then(|w| w.split_once('='))
+                    .filter(|(flag, _)| flag.contains("env"))
+                    .map(|(_, rest)| rest)
+            }
+            let (text, raw) = match (by_option(text), by_option(&a.raw)) {
+                (Some(t), Some(r)) => (t, r),
+                _ => (text, a.raw.as_str()),
+            };
             let Some((name, value)) = text.split_once('=') else {
                 continue;
             };
             if wrappers::variable_name(name) {
-                let raw = a.raw.split_once('=').map_or(value, |(_, v)| v);
+                let raw = raw.split_once('=').map_or(value, |(_, v)| v);
                 assigns.push((
                     name.to_string(),
                     Arg {

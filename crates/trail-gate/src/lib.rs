@@ -26,6 +26,7 @@ pub mod code;
 pub mod custom;
 pub mod edits;
 mod effect;
+mod encoded;
 mod feed;
 pub mod indirect;
 mod judge;

@@ -584,7 +584,16 @@ impl<'a> Walker<'_, 'a> {
                 let lines = self.read_lines.take();
                 self.seq(&w.condition);
                 match (self.read_name(&w.condition), lines) {
-                    (Some(name), Some(lines)) => self.unroll(name, lines, &w.body),
+                    (Some((name, delimiter)), Some(lines)) => {
+                        // (`read -d, d`: each comma-separated value is a pass.)
+                        let lines = match delimiter {
+                            Some(d) if !matches!(d, '\n' | '\0') => {
+                                lines.join("\n").split(d).map(str::to_string).collect()
+                            }
+                            _ => lines,
+                        };
+                        self.unroll(name, lines, &w.body);
+                    }
                     _ => self.seq(&w.body),
                 }
             }
@@ -744,16 +753,29 @@ impl<'a> Walker<'_, 'a> {
     /// An unquoted `$NAME` of a variable this line set to static text, split into words as the
     /// shell splits it: at the characters of `IFS` when the line set it, else at blanks
     /// (`L=/a,/b; IFS=,; for d in $L`).
+    /// Or the value with a literal pattern replaced first (`${list//,/ }`).
     fn split_unquoted(&self, w: &Word) -> Option<Vec<Arg>> {
         let raw = w.span.slice(self.src);
         let name = raw
             .strip_prefix("${")
             .and_then(|r| r.strip_suffix('}'))
             .or_else(|| raw.strip_prefix('$'))?;
+        let (name, replace) = match name.find('/') {
+            Some(i) => (&name[..i], Some(&name[i + 1..])),
+            None => (name, None),
+        };
         if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return None;
         }
         let (_, value) = self.scalars.iter().rev().find(|(n, _)| n == name)?;
+        let replaced;
+        let value = match replace {
+            Some(spec) => {
+                replaced = replaced_value(value, spec)?;
+                &replaced
+            }
+            None => value,
+        };
         let ifs = self
             .scalars
             .iter()
@@ -944,8 +966,9 @@ impl<'a> Walker<'_, 'a> {
     }
 
     /// The variable of a loop condition that is one `read` (`read -r d`, `IFS= read -r
-    /// line`): the name each line read is given.
-    fn read_name(&self, condition: &StmtSeq) -> Option<String> {
+    /// line`): the name each line read is given, and the delimiter that ends a value when
+    /// it is not a newline (`read -d, d`).
+    fn read_name(&self, condition: &StmtSeq) -> Option<(String, Option<char>)> {
         let [st] = condition.stmts.as_slice() else {
             return None;
         };
@@ -967,7 +990,7 @@ impl<'a> Walker<'_, 'a> {
                     .all(|f| matches!(f.as_str(), "-r" | "-e" | "-s" | "-re" | "-er"))
                     && !name.starts_with('-') =>
             {
-                Some(name.clone())
+                Some((name.clone(), read_delimiter(flags)))
             }
             _ => None,
         }
@@ -1310,6 +1333,27 @@ impl<'a> Walker<'_, 'a> {
     }
 }
 
+/// `VALUE` with `${NAME/PAT/REP}`'s replacement made (`SPEC` is what follows the first
+/// slash: `/,/ ` replaces every comma, `,/ ` the first), when the pattern is literal text.
+fn replaced_value(value: &str, spec: &str) -> Option<String> {
+    let (every, spec) = match spec.strip_prefix('/') {
+        Some(s) => (true, s),
+        None => (false, spec),
+    };
+    let (pattern, with) = spec.split_once('/').unwrap_or((spec, ""));
+    if pattern.is_empty()
+        || pattern.contains(['*', '?', '[', '\\', '$', '#', '%'])
+        || with.contains(['$', '`', '\\'])
+    {
+        return None;
+    }
+    Some(if every {
+        value.replace(pattern, with)
+    } else {
+        value.replacen(pattern, with, 1)
+    })
+}
+
 /// The most words one brace expansion may produce (`{a,b}{c,d}…` grows fast).
 const MAX_BRACE_WORDS: usize = 64;
 
@@ -1467,6 +1511,20 @@ fn operands(c: &Simple, valued: &[&str]) -> Option<Vec<String>> {
 
 /// A `read`'s flags without the line delimiter it is told (`-d ''`, `-d $'\0'`: lines
 /// separated by NUL, as `printf '%s\0'` and `find -print0` write them).
+/// The delimiter `read` is given (`-d ,`, `-d,`, `-rd ','`; `-d ''` is NUL).
+fn read_delimiter(flags: &[String]) -> Option<char> {
+    let mut flags = flags.iter();
+    while let Some(f) = flags.next() {
+        if let Some(joined) = f.strip_prefix("-d").filter(|d| !d.is_empty()) {
+            return joined.chars().next();
+        }
+        if f.starts_with('-') && f.ends_with('d') {
+            return Some(flags.next()?.chars().next().unwrap_or('\0'));
+        }
+    }
+    None
+}
+
 fn flags_without_delimiter(flags: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(flags.len());
     let mut skip = false;
@@ -1476,6 +1534,8 @@ fn flags_without_delimiter(flags: &[String]) -> Vec<String> {
         }
         if f == "-d" {
             skip = true;
+        } else if f.starts_with("-d") {
+            // (`-d,`: the delimiter joined to its flag.)
         } else if let Some(rest) = f.strip_suffix('d').filter(|r| r.starts_with('-')) {
             // (`-rd ''`: the delimiter's flag last in a cluster.)
             skip = true;

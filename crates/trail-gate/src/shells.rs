@@ -197,6 +197,9 @@ pub(crate) fn decodes(p: &Simple) -> bool {
             p.argv
                 .iter()
                 .any(|a| DECODING_CALLS.iter().any(|d| a.raw.contains(d)))
+                // Or it is given text spelled in an encoding, whatever it calls to turn it
+                // back (`ruby -e 'print ARGV[0].unpack1("m0")' cm0g…`).
+                || p.argv.iter().any(|a| crate::encoded::carries_encoded_text(&a.raw))
                 || words
                     .windows(2)
                     .any(|w| w[0] == "-m" && DECODING_MODULES.contains(&w[1]))

@@ -709,6 +709,21 @@ pub(super) fn hook_settings(text: &str, raw: &str, out: &mut Findings) {
         .into_iter()
         .chain(text.lines().filter_map(key_value));
     for (key, value) in pairs {
+        // Or a value tagged as a command to run, whatever its key (DoorPi's `10 =
+        // os_execute:systemctl stop nginx`).
+        if let Some((tag, line)) = value.split_once(':')
+            && super::words::parts(tag).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "exec" | "execute" | "run" | "shell" | "cmd" | "command" | "system"
+                )
+            })
+            && line.contains(' ')
+            && known::is_program(base(line.split_whitespace().next().unwrap_or("")))
+        {
+            out.runs(line.trim(), Keep::Risky);
+            continue;
+        }
         if !hook_key(key) {
             continue;
         }
@@ -856,11 +871,14 @@ fn key_value(line: &str) -> Option<(&str, &str)> {
     let line = line.trim_start().trim_start_matches("- ").trim_start();
     let at = line.find([':', '='])?;
     let key = line[..at].trim().trim_matches(['"', '\'']);
-    let value = line[at + 1..]
-        .trim_start_matches(['=', ':'])
-        .trim()
-        .trim_end_matches(',')
-        .trim_matches(['"', '\'']);
+    let value = line[at + 1..].trim_start_matches(['=', ':']).trim();
+    // A quoted value ends at its quote (an XML attribute: `cmd="ls dist"/></plan>`).
+    let value = match value.chars().next() {
+        Some(q @ ('"' | '\'')) if value[1..].contains(q) => {
+            value[1..].split(q).next().unwrap_or("")
+        }
+        _ => value.trim_end_matches(',').trim_matches(['"', '\'']),
+    };
     Some((key, value))
 }
 
@@ -946,6 +964,7 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         // a pipe, a list (`:(){ :|:& };:` opens with no name at all).
         let shell = || value.contains("(){") || value.contains("() {") || value.contains("};");
         if value.contains(char::is_whitespace)
+            && !opens_with_an_import(value)
             && (first
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-/".contains(&b))
@@ -1721,7 +1740,7 @@ pub(super) fn embedded(
             let (Some(first), Some(_)) = (words.next(), words.next()) else {
                 continue;
             };
-            if !known::is_program(base(first)) {
+            if !known::is_program(base(first)) || code_cut_off(piece, first) {
                 continue;
             }
             // A piece cut from code at its brackets and quotes may be no line at all
@@ -1756,6 +1775,16 @@ pub(super) fn embedded(
         }
     }
     handed(c, cmd, producers, ctx, raw, out, &mut scan);
+}
+
+/// An interpreter whose code was cut off at its quote (`python3 -c` of `"python3 -c
+/// 'print(1)'"`): the code is in the next piece, and the whole line is read where it is run;
+/// the piece alone would be a one-liner with no code.
+fn code_cut_off(piece: &str, first: &str) -> bool {
+    piece
+        .split_whitespace()
+        .last()
+        .is_some_and(|last| crate::code::code_flags(base(first)).is_some_and(|f| f.contains(&last)))
 }
 
 /// The words but the values of options that name text to search for or to show, a query's
@@ -1915,7 +1944,8 @@ fn handed(
             // (`echo 'odrv0.erase_configuration()' | odrivetool`, a console's
             // `Registration.query.filter_by(…).delete()`): where the gate cannot follow.
             if !deletes_critical(&text, ctx, raw, out) && known::tier(c.name) == Tier::Unknown {
-                out.extend(acts_in_code(&text, raw));
+                let acts = acts_in_code(&text, raw, out);
+                out.extend(acts);
                 // Or runs a command the environment holds (`os.system(os.environ["HOOK"])`).
                 if code::runs_from_environment(&text) {
                     out.push(junction(
@@ -2306,7 +2336,7 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
         });
         if let Some((tag, _)) = tagged {
             out.runs(&value[tag.len() + 1..], Keep::Risky);
-        } else if known::is_program(base(first)) {
+        } else if known::is_program(base(first)) && !opens_with_an_import(value) {
             out.runs(value, Keep::Risky);
         }
         escapes(value, Keep::Risky, out);
@@ -2344,19 +2374,58 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
     // list of strings (`System.cmd("rm", ["-rf", "/"])`, `os:cmd("rm -rf /")`).
     code::judge_code(name, value, ctx, raw, out);
     if !deletes_critical(value, ctx, raw, out) {
-        out.extend(acts_in_code(value, raw));
+        let acts = acts_in_code(value, raw, out);
+        out.extend(acts);
     }
     // Code an option runs: what it spawns is asked as a command line would be
     // (`amm -c 'os.proc("sudo", "systemctl", "stop", "db").call()'`).
     argv_list(value, Keep::Risky, out);
 }
 
+/// Whether text opens with a language's import statement (`import std.process; void main()
+/// …`, `from os import path`, `import x from "y"`), not ImageMagick's `import` run as a line:
+/// the code is judged as code, its declarations no commands.
+fn opens_with_an_import(value: &str) -> bool {
+    let mut words = value.split_whitespace();
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let third = words.next();
+    match first {
+        "import" | "using" | "use" | "package" => {
+            second.ends_with(';') || third.is_some_and(|w| w == "from" || w.starts_with(';'))
+        }
+        "from" => third == Some("import"),
+        _ => false,
+    }
+}
+
 /// Code in another language, handed to a program nobody models, that deletes by a call
 /// (`….filter_by(…).delete()`, `erase_configuration()`) or calls an act with consequences by
 /// its name (`m.send()`, `AdminApp.uninstall('shop')`, `(acme-deploy:deploy :production)`):
 /// it runs where the gate cannot follow, so a person decides.
-fn acts_in_code(code_text: &str, raw: &str) -> Option<super::super::Decision> {
-    if code::deletion_call(code_text) {
+///
+/// A deletion whose only strings are paths (`Directory.Delete("build/rooms-tmp", true)`) is
+/// judged as `rm -rf` of them: the project's build output may go, a home may not.
+fn acts_in_code(code_text: &str, raw: &str, out: &mut Findings) -> Option<super::super::Decision> {
+    let paths_only = || {
+        let lits = code::literals(code_text);
+        (!lits.is_empty()
+            && lits.iter().all(|l| {
+                l.contains('/')
+                    && !l.contains(char::is_whitespace)
+                    && !l.contains(['$', '`', '*', '?', '\'', '"', '%', '{'])
+                    && !l.contains("://")
+            }))
+        .then_some(lits)
+    };
+    if code::deletion_call(code_text)
+        && let Some(paths) = paths_only()
+    {
+        for p in paths {
+            out.runs(&format!("rm -rf -- '{p}'"), Keep::Risky);
+        }
+    } else if code::deletion_call(code_text) {
         return Some(junction(
             RuleId::InterpreterCode,
             "this code deletes something from inside another language, where the gate cannot follow",
@@ -2364,6 +2433,10 @@ fn acts_in_code(code_text: &str, raw: &str) -> Option<super::super::Decision> {
         ));
     }
     let act = code::act_call(code_text)?;
+    // (A deletion of paths only was judged as `rm -rf` of them, above.)
+    if paths_only().is_some() && code::deletion_call(code_text) {
+        return None;
+    }
     Some(junction(
         RuleId::InterpreterCode,
         &format!(

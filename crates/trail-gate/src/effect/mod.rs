@@ -428,7 +428,7 @@ fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Deci
             Verdict::Junction,
             RuleId::OutsideWrite,
             format!(
-                "`{}` is told to empty `{dir}`, a directory outside the project: what it holds is not the agent's, so a person decides",
+                "`{}` is told to empty `{dir}`, a place outside the project: what it holds is not the agent's, so a person decides",
                 c.name
             ),
             raw,
@@ -2344,6 +2344,10 @@ fn critical(
 
 /// Output named to go among the data the system keeps ([`shared_data`]): a junction.
 fn shared_data_written(c: &Cmd<'_>, found: &[targets::Found], raw: &str) -> Option<Decision> {
+    // (A rehearsal writes nothing there: `replicate --to /usr/share/kbd --dry-run`.)
+    if rehearses(c) {
+        return None;
+    }
     let t = found.iter().find(|t| {
         t.output
             && (t.named || t.by_option)
@@ -2674,6 +2678,14 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         .any(|w| acts(w));
     let objects: Vec<Vec<String>> = objects.into_iter().filter(|o| !o.is_empty()).collect();
     if lone && objects.is_empty() {
+        // A file is what a clearing act empties too (`exports clear --file /etc/x.conf`); not
+        // what is deleted or reset by a list it reads (`records delete --file ids.txt`).
+        let clears_a_file = words.iter().any(|w| {
+            matches!(
+                w.trim_start_matches("--"),
+                "clear" | "wipe" | "empty" | "truncate" | "purge"
+            )
+        });
         let mut dirs = option_pairs(words).filter_map(|(flag, value)| {
             let value = value.filter(|v| flag.starts_with("--") && !v.starts_with('-'))?;
             // A cache is a place too (`--photo-cache D --clear`); as an emptying flag's object
@@ -2685,6 +2697,7 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
                     PLACE.contains(&p.as_str())
                         || OUTPUT.contains(&p.as_str())
                         || p == "cache"
+                        || p == "file" && clears_a_file
                         || p.len() > 3 && p.ends_with("dir")
                 })
                 .then_some(value)
@@ -4041,8 +4054,10 @@ fn planted_then_built(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
     // (A path's segments are places, not acts: `hooks validate build/hooks.toml` builds
     // nothing; and a file only checked runs none of its lines.)
     let runs = runs_word(c.name) || c.words().filter(|w| !w.contains(['/', '.'])).any(runs_word);
+    // (A rehearsal runs none: `dispatch --jobs-json build/jobs.json --dry-run`.)
     if !runs
         || words::looks(c)
+        || rehearses(c)
         || c.words()
             .any(|w| matches!(w, "validate" | "lint" | "check"))
     {
@@ -4054,8 +4069,12 @@ fn planted_then_built(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
             .and_then(|s| s.to_str())
             .is_some_and(|stem| stem.len() >= 3 && c.words().any(|w| w == stem));
         if named {
-            for line in text.lines() {
-                out.runs(line.trim(), super::Keep::Blocks);
+            // A document's lines (JSON, XML) are no shell lines: the commands its fields
+            // hold are judged where its settings are read.
+            for line in text.lines().map(str::trim) {
+                if !line.starts_with(['{', '[', '<', '"']) {
+                    out.runs(line, super::Keep::Blocks);
+                }
             }
         }
     }

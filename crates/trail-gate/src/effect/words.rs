@@ -3703,7 +3703,8 @@ fn joined_removal(part: &str) -> Option<Class> {
 /// prod/api-token`, `print %user:gitlab-token`), or by a setting's dotted key
 /// (`config database.connection.password`).
 fn names_a_secret(c: &Cmd<'_>, subs: &[&str], split: &[Vec<String>]) -> bool {
-    subs.iter().zip(split).any(|(w, ps)| {
+    access_code(split)
+        || subs.iter().zip(split).any(|(w, ps)| {
             w.bytes()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
                 && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
@@ -3738,6 +3739,36 @@ fn names_a_secret(c: &Cmd<'_>, subs: &[&str], split: &[Vec<String>]) -> bool {
                     })
             })
         }
+}
+
+/// A code that opens something, said with what it opens or who holds it (`show-master-codes`,
+/// `installer codes show`, `show-engineer-code`): a PIN, not source code or a discount.
+fn access_code(split: &[Vec<String>]) -> bool {
+    split
+        .iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| {
+            matches!(w[1].as_str(), "code" | "codes")
+                && matches!(
+                    w[0].as_str(),
+                    "master"
+                        | "engineer"
+                        | "installer"
+                        | "access"
+                        | "admin"
+                        | "unlock"
+                        | "entry"
+                        | "door"
+                        | "alarm"
+                        | "recovery"
+                        | "backup"
+                        | "pin"
+                        | "override"
+                        | "duress"
+                )
+        })
 }
 
 /// A credential's name as a subcommand (`surge token`, `acme api-key`, `evcc token car-1`),
@@ -4030,7 +4061,21 @@ fn long_flag_body(w: &str, unknown: bool) -> Option<&str> {
 /// A flag that tells a program nobody models to act unasked, to send to someone, to notify
 /// whom a record concerns, or to mail what it makes.
 fn sends_by_flag(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
-    acts_unasked(ps) || sends_to_someone(ps) || notifies_them(c, ps) || mails_by_switch(c, w, ps)
+    // `post` before a stage given a command line is when it runs (`--post-arm 'echo armed'`),
+    // whatever the stage is called: the line is judged where it runs.
+    let hook = || {
+        ps.first().is_some_and(|p| p == "post")
+            && flag_value(c, w).is_some_and(|v| {
+                v.contains(' ')
+                    && v.split_whitespace().next().is_some_and(|first| {
+                        known::is_program(first.rsplit('/').next().unwrap_or(first))
+                    })
+            })
+    };
+    acts_unasked(ps)
+        || sends_to_someone(ps) && !hook()
+        || notifies_them(c, ps)
+        || mails_by_switch(c, w, ps)
 }
 
 /// A flag aimed at another machine (`--stream-to-host`, `--upload-to-server`).
@@ -4137,11 +4182,21 @@ fn values_of_secrets(c: &Cmd<'_>, ps: &[String]) -> bool {
     // (Either order: `--reveal-values`, `--values-unmasked`, `--unmasked-output`.)
     let shown = matches!(ps, [a, b] if unhiding(a) && what(b) || what(a) && unhiding(b))
         || matches!(ps, [one] if matches!(one.as_str(), "decrypted" | "decrypt" | "plaintext"));
+    // (Masks taken off by name under a subcommand that prints need no secret's name:
+    // `integrations show --values-unmasked`; `--show-values` does, and `report
+    // --values-unmasked` prints no settings.)
+    let unmasked = ps
+        .iter()
+        .any(|p| matches!(p.as_str(), "reveal" | "unmask" | "unmasked"))
+        && subcommands(c)
+            .iter()
+            .any(|s| parts(s).iter().any(|p| PRINTS.contains(&p.as_str())));
     named
         || shown
-            && subcommands(c)
-                .iter()
-                .any(|s| parts(s).iter().any(|p| secretish(p)))
+            && (unmasked
+                || subcommands(c)
+                    .iter()
+                    .any(|s| parts(s).iter().any(|p| secretish(p))))
 }
 
 /// A secret's name as a switch of a looking subcommand (`accounts show --password --user U`,
@@ -4515,6 +4570,9 @@ fn one_word_flag(name: &str, word: &str) -> Option<Class> {
     ) {
         // Money moved by a flag of one word (`--refund 88121 --amount 18.00`).
         Some(Class::Reaches)
+    } else if word == "handover" {
+        // Control handed to another party by a flag of one word (`session --handover`).
+        Some(Class::Reaches)
     } else if matches!(word, "cancel" | "void") {
         // A booking or an order called off by a flag of one word (`--cancel 20231`).
         Some(Class::Stops)
@@ -4653,7 +4711,15 @@ fn act_on_object(ps: &[String]) -> Option<Class> {
     if rest.is_empty() && act != "sell" || rest.iter().any(|p| NOT_OBJECTS.contains(&p.as_str())) {
         return None;
     }
-    if MONEY.contains(&act.as_str()) {
+    // Control of what it drives handed to someone else (`--hand-control-to engineer-07`,
+    // `--handover-to`, `--grant-control`).
+    let hands_over = act == "handover"
+        || act == "hand" && rest.first().is_some_and(|p| p == "over")
+        || matches!(
+            act.as_str(),
+            "hand" | "give" | "grant" | "transfer" | "pass" | "cede"
+        ) && rest.iter().any(|p| p == "control");
+    if MONEY.contains(&act.as_str()) || hands_over {
         Some(Class::Reaches)
     } else if HALTS.contains(&act.as_str()) {
         Some(Class::Stops)
