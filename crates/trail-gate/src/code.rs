@@ -1150,7 +1150,8 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
         // Ruby's `unpack1("m")` (base64), Perl's quoted-printable.
         "unpack1(",
         "decode_qp(",
-    ]);
+    ]) || crate::encoded::carries_encoded_text(code);
+    // (Or spelled in an encoding whatever turns it back: `[114,109,…].map(&:chr).join`.)
     if (evaluates || shells) && decoded {
         out.push(Decision {
             verdict: Verdict::Block,
@@ -1842,17 +1843,21 @@ pub(super) fn deletion_call(code: &str) -> bool {
     // A command language's statement, its verb among its first words with no parentheses
     // (Tcl's `file delete -force /home/dev`, `[file delete …]`).
     // (CMake's says it as its first argument: `file(REMOVE_RECURSE /usr/share/x)`.)
+    // (Or a module's function applied without parentheses, as ML languages call: OCaml's
+    // `FileUtil.rm ~recurse:true ["/var/lib/x"]`.)
     let statement = code.lines().any(|line| {
         line.split(|c: char| c.is_whitespace() || matches!(c, '[' | '('))
             .filter(|w| !w.is_empty())
             .take(3)
             .any(|w| {
-                matches!(w, "delete" | "remove" | "rmdir" | "rm")
+                let member = w.rsplit_once('.').map_or(w, |(_, last)| last);
+                matches!(member, "delete" | "remove" | "rmdir" | "rm")
                     || matches!(w, "REMOVE" | "REMOVE_RECURSE")
             })
-            && line
-                .split_whitespace()
-                .any(|w| w.starts_with(['/', '~', '$']))
+            && line.split_whitespace().any(|w| {
+                w.trim_start_matches(['[', '(', '"', '\''])
+                    .starts_with(['/', '~', '$'])
+            })
     });
     // Or a call told by a keyword argument to empty what it is given first (OGGM's
     // `utils.mkdir('/home/dev', reset=True)`, `clean=True`): the directory's files go.

@@ -18,12 +18,20 @@ pub(crate) fn carries_encoded_text(raw: &str) -> bool {
             .any(|w| base64_text(w) || hex_text(w))
 }
 
-/// How many times `sigil` is followed by two hexadecimal digits.
+/// The most escapes (`sigil` and two hexadecimal digits) in one word made mostly of them: a
+/// URL's few `%20`s are no payload, `%72%6D%20%2D…` is.
 fn escapes(raw: &str, sigil: u8) -> usize {
-    raw.as_bytes()
-        .windows(3)
-        .filter(|w| w[0] == sigil && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
-        .count()
+    raw.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '(' | ')' | ','))
+        .map(|word| {
+            let n = word
+                .as_bytes()
+                .windows(3)
+                .filter(|w| w[0] == sigil && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
+                .count();
+            if n * 3 * 10 >= word.len() * 6 { n } else { 0 }
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// How many numeric character references (`&#114;`, `&#x72;`) the text holds.
@@ -148,6 +156,7 @@ mod tests {
             "deadbeefcafebabe0123456789abcdef",
             "dist/app-1.2.3-linux-x86_64.tar.gz",
             "https://example.com/a%20b",
+            "curl 'https://example.com/search?q=a%20b%20c%20d%20e&lang=en-GB&page=2'",
             "ZWNobyBvaw",
             "abcdefghijklmnop",
         ] {

@@ -84,6 +84,74 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
     }
 }
 
+/// The lines a static printer's text becomes through the text filters piped after it
+/// (`printf '/a,/b' | tr ',' '\n'`, `… | sed 's/^/--dir=/'`): `producers` in pipe order.
+pub(super) fn piped_lines(producers: &[&Simple]) -> Option<Vec<String>> {
+    let (first, filters) = producers.split_first()?;
+    let mut lines = printed(first)?;
+    for f in filters {
+        lines = filtered(f, &lines)?;
+    }
+    Some(lines)
+}
+
+/// What a text filter prints of `lines`: `tr SET1 SET2` of listed characters, or sed's
+/// `s/PATTERN/REPLACEMENT/` of literal text (or `^`, `$`). `None` for anything else.
+fn filtered(f: &Simple, lines: &[String]) -> Option<Vec<String>> {
+    let words: Vec<&str> = f
+        .argv
+        .get(1..)?
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<_>>()?;
+    let unescape = |s: &str| s.replace("\\n", "\n").replace("\\t", "\t");
+    match (f.name()?, words.as_slice()) {
+        ("tr", [from, to])
+            if !from.starts_with('-') && !from.contains('-') && !to.contains('-') =>
+        {
+            let (from, to): (Vec<char>, Vec<char>) = (
+                unescape(from).chars().collect(),
+                unescape(to).chars().collect(),
+            );
+            let last = *to.last()?;
+            let text: String = lines
+                .join("\n")
+                .chars()
+                .map(|c| match from.iter().position(|&x| x == c) {
+                    Some(i) => to.get(i).copied().unwrap_or(last),
+                    None => c,
+                })
+                .collect();
+            Some(text.lines().map(str::to_string).collect())
+        }
+        ("sed", [script] | ["-e", script]) => {
+            let rest = script.strip_prefix('s')?;
+            let delimiter = rest.chars().next()?;
+            let mut parts = rest[delimiter.len_utf8()..].split(delimiter);
+            let (pattern, with, flags) = (parts.next()?, parts.next()?, parts.next()?);
+            if parts.next().is_some()
+                || !flags.chars().all(|c| c == 'g')
+                || with.contains(['&', '\\'])
+                || pattern.contains(['.', '*', '[', '\\', '+', '?', '('])
+            {
+                return None;
+            }
+            Some(
+                lines
+                    .iter()
+                    .map(|l| match pattern {
+                        "^" => format!("{with}{l}"),
+                        "$" => format!("{l}{with}"),
+                        p if flags == "g" => l.replace(p, with),
+                        p => l.replacen(p, with, 1),
+                    })
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// Home directories the accounts table always lists: root's and the system accounts' (the
 /// people's own are under `/home`). What `cut -d: -f6 /etc/passwd` prints includes them.
 const ACCOUNT_HOMES: &[&str] = &["/root", "/usr/sbin", "/bin", "/var/spool/news"];
@@ -460,6 +528,22 @@ pub(super) fn xargs_shape(argv: &[Arg]) -> (Option<String>, bool, Option<usize>)
 pub(super) fn fed_items(producers: &[&Simple], heredoc: Option<&str>, by_line: bool) -> Vec<Arg> {
     if let Some(h) = heredoc {
         return h.split_whitespace().map(static_arg).collect();
+    }
+    // A printer and the text filters after it (`printf … | tr ',' '\n' | xargs …`).
+    if producers.len() > 1
+        && let Some(lines) = piped_lines(producers)
+    {
+        return lines
+            .iter()
+            .flat_map(|l| {
+                if by_line {
+                    vec![l.as_str()]
+                } else {
+                    l.split_whitespace().collect()
+                }
+            })
+            .map(static_arg)
+            .collect();
     }
     let mut out = Vec::new();
     for p in producers {

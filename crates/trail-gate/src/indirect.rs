@@ -390,7 +390,15 @@ pub(super) fn judge(
                     out,
                 );
             }
-            if let Some(i) = c
+            // (The string joined to its flag: `--split-string='K=V cmd …'`, `-S'cmd …'`.)
+            let joined = c.args.iter().find_map(|a| {
+                let t = a.text.as_deref()?;
+                t.strip_prefix("--split-string=")
+                    .or_else(|| t.strip_prefix("-S").filter(|s| !s.is_empty()))
+            });
+            if let Some(s) = joined {
+                out.runs(s, Keep::All);
+            } else if let Some(i) = c
                 .args
                 .iter()
                 .position(|a| matches!(a.text.as_deref(), Some("-S" | "--split-string")))
@@ -457,7 +465,7 @@ pub(super) fn judge(
                     .args
                     .iter()
                     .any(|a| matches!(a.text.as_deref(), Some("load" | "bootstrap" | "submit"))),
-                "systemd-run" => !runs_in_the_foreground(c),
+                "systemd-run" => !runs_now(c),
                 _ => true,
             };
             if scheduling {
@@ -537,31 +545,19 @@ pub(super) fn judge(
     super::languages::judge(c.name, c.args, cmd, producers, ctx, raw, out);
 }
 
-/// `systemd-run` told to run the command now and wait for it, on this machine (`--wait`,
-/// `--pipe`, `--pty`, `--scope`), with no timer: a command of the session in a unit of its own,
-/// judged as what it runs; not a job left to run later.
-fn runs_in_the_foreground(c: &Cmd<'_>) -> bool {
-    let mut now = false;
-    for t in c.args.iter().filter_map(|a| a.text.as_deref()) {
-        if !t.starts_with('-') {
-            // The command starts: what follows is its own.
-            break;
-        }
+/// `systemd-run` with no timer, on this machine: the unit starts now, as `nohup CMD &` would,
+/// and is judged as what it runs; a timer (`--on-active=`, `--on-calendar=`) leaves a job to
+/// run later, and `-H`/`-M` run it on another machine. (Every word is read: a timer's flag
+/// after a property's value still schedules, and one of the command's own is asked about.)
+fn runs_now(c: &Cmd<'_>) -> bool {
+    !c.args.iter().filter_map(|a| a.text.as_deref()).any(|t| {
         let flag = t.split('=').next().unwrap_or(t);
-        if flag.starts_with("--on-")
+        flag.starts_with("--on-")
             || matches!(
                 flag,
                 "--timer-property" | "-H" | "--host" | "-M" | "--machine"
             )
-        {
-            return false;
-        }
-        now |= matches!(
-            flag,
-            "--wait" | "-P" | "--pipe" | "-t" | "--pty" | "--scope" | "-W"
-        );
-    }
-    now
+    })
 }
 
 /// `docker run -v HOST:CONTAINER … IMAGE CMD`: the command is judged with container paths

@@ -1029,33 +1029,73 @@ fn made_as_root(cmd: &Simple) -> Option<Simple> {
 }
 
 /// The context after `set -a` (or `set -o allexport`): every variable the line sets from here
-/// on is exported, until `set +a`.
+/// on is exported, until `set +a`. And after `set -k` (`set -o keyword`): an assignment among
+/// a command's words is put in its environment, as one before its name would be.
 fn all_exported(ctx: &Context, cmd: &Simple) -> Option<Context> {
     let words: Vec<&str> = cmd
         .args()
         .iter()
         .filter_map(|a| a.text.as_deref())
         .collect();
-    let said = |sign: char| {
+    let said = |sign: char, letter: char, long: &str| {
         words.iter().enumerate().any(|(i, w)| {
             let Some(rest) = w.strip_prefix(sign) else {
                 return false;
             };
             !rest.is_empty()
                 && !rest.starts_with(sign)
-                && (rest.contains('a') && rest.bytes().all(|b| b.is_ascii_alphabetic())
-                    || rest == "o" && words.get(i + 1) == Some(&"allexport"))
+                && (rest.contains(letter) && rest.bytes().all(|b| b.is_ascii_alphabetic())
+                    || rest == "o" && words.get(i + 1) == Some(&long))
         })
     };
-    let on = if said('-') {
-        true
-    } else if said('+') {
-        false
-    } else {
-        return None;
+    let switch = |letter: char, long: &str| {
+        if said('-', letter, long) {
+            Some(true)
+        } else if said('+', letter, long) {
+            Some(false)
+        } else {
+            None
+        }
     };
+    let (export, keyword) = (switch('a', "allexport"), switch('k', "keyword"));
+    if export.is_none() && keyword.is_none() {
+        return None;
+    }
     let mut next = ctx.clone();
-    next.line.allexport = on;
+    if let Some(on) = export {
+        next.line.allexport = on;
+    }
+    if let Some(on) = keyword {
+        next.line.keyword = on;
+    }
+    Some(next)
+}
+
+/// After `set -k`, the assignments among a command's words (`canpack cache reset
+/// CANPACK_CACHE=/x`): taken out of its arguments and put in its environment.
+fn keyword_assignments(cmd: &Simple, ctx: &Context) -> Option<Simple> {
+    if !ctx.line.keyword {
+        return None;
+    }
+    let is_assignment = |a: &Arg| {
+        a.text
+            .as_deref()
+            .and_then(|t| t.split_once('='))
+            .is_some_and(|(k, _)| wrappers::variable_name(k))
+    };
+    if !cmd.argv.iter().skip(1).any(is_assignment) {
+        return None;
+    }
+    let mut next = cmd.clone();
+    next.argv = Vec::with_capacity(cmd.argv.len());
+    for (i, a) in cmd.argv.iter().enumerate() {
+        match a.text.as_deref().and_then(|t| t.split_once('=')) {
+            Some((k, v)) if i > 0 && is_assignment(a) => next
+                .assigns
+                .push((k.to_string(), super::parse::static_arg(v))),
+            _ => next.argv.push(a.clone()),
+        }
+    }
     Some(next)
 }
 
@@ -1070,7 +1110,18 @@ fn bound(ctx: &Context, cmd: &Simple) -> Option<Context> {
                     .get(i + 1)
                     .is_some_and(|o| o.split(',').any(|o| matches!(o, "bind" | "rbind")))
     });
-    if !binds {
+    // Or a disk of this machine mounted (`mount /dev/hdc1 /mnt`): what is under the mount point
+    // is on that disk, the system's own files as far as the gate can tell.
+    let disk = |w: &str| {
+        w.strip_prefix("/dev/").is_some_and(|d| {
+            [
+                "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "mapper/", "disk/",
+            ]
+            .iter()
+            .any(|p| d.starts_with(p))
+        })
+    };
+    if !binds && !words.iter().any(|w| disk(w)) {
         return None;
     }
     let ops: Vec<&str> = words
@@ -1084,6 +1135,7 @@ fn bound(ctx: &Context, cmd: &Simple) -> Option<Context> {
     };
     let mut next = ctx.clone();
     match (ctx.resolve(source), ctx.resolve(dest)) {
+        (Some(_), Some(link)) if !binds => next.line.links.push((link, "/".into())),
         (Some(target), Some(link)) => next.line.links.push((link, target)),
         (None, Some(link)) => next.line.links.push((link, "/".into())),
         _ => return None,
@@ -1175,8 +1227,9 @@ pub(super) fn command(
     // The command as it runs: its name from a variable, the line's exported environment, its
     // arguments from variables, past what wraps it; each step only when it changes something.
     type Rewrite = fn(&Simple, &Context) -> Option<Simple>;
-    let steps: [Rewrite; 4] = [
+    let steps: [Rewrite; 5] = [
         named_by_variable,
+        keyword_assignments,
         with_exported,
         args_by_variable,
         |c, _| passed_through_wrappers(c),
@@ -1222,11 +1275,18 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
             // A value only the shell knows is passed as written (`OUT="$TMPDIR/x"`).
             let text = a.text.as_deref().unwrap_or(&a.raw);
             // Or set by an option named for the environment (`systemd-run --setenv=K=V`).
+            // (Or as a unit's property: `--property=Environment=K=V`, `-p Environment=K=V`.)
             fn by_option(w: &str) -> Option<&str> {
                 w.strip_prefix("--")
                     .and_then(|w| w.split_once('='))
-                    .filter(|(flag, _)| flag.contains("env"))
-                    .map(|(_, rest)| rest)
+                    .and_then(|(flag, rest)| {
+                        if flag.contains("env") {
+                            Some(rest)
+                        } else {
+                            rest.strip_prefix("Environment=")
+                        }
+                    })
+                    .or_else(|| w.strip_prefix("Environment="))
             }
             let (text, raw) = match (by_option(text), by_option(&a.raw)) {
                 (Some(t), Some(r)) => (t, r),
@@ -2228,7 +2288,39 @@ fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
     let Some(start) = start else {
         return Vec::new();
     };
-    let inputs = if from_file {
+    // Items split at a delimiter of xargs's own (`-d ,`, `--delimiter=,`).
+    let delimiter = argv[..start].iter().enumerate().find_map(|(i, a)| {
+        let t = a.text.as_deref()?;
+        let d = match t {
+            "-d" | "--delimiter" => argv.get(i + 1)?.text.clone()?,
+            _ => t
+                .strip_prefix("--delimiter=")
+                .or_else(|| t.strip_prefix("-d"))?
+                .to_string(),
+        };
+        let d = d.replace("\\n", "\n");
+        let mut chars = d.chars();
+        chars.next().filter(|_| chars.next().is_none())
+    });
+    let delimited = delimiter.and_then(|d| {
+        let lines = if producers.len() > 1 {
+            feed::piped_lines(producers)?
+        } else {
+            feed::printed(producers.first()?)?
+        };
+        Some(
+            lines
+                .join("\n")
+                .split(d)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(feed::static_arg)
+                .collect::<Vec<_>>(),
+        )
+    });
+    let inputs = if let Some(items) = delimited {
+        items
+    } else if from_file {
         vec![feed::dynamic_arg(feed::UNREAD)]
     } else {
         // With a replace string, xargs takes whole lines.

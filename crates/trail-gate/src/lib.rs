@@ -169,6 +169,8 @@ pub struct Line {
     pub exported: Vec<(String, crate::parse::Arg)>,
     /// After `set -a`: every later assignment of the line is exported.
     pub allexport: bool,
+    /// After `set -k`: an assignment among a command's words is its environment's.
+    pub keyword: bool,
     /// Names exported before they were given a value (`export NAME; NAME=/x`): the value
     /// they are given later is exported.
     pub export_marked: Vec<String>,
@@ -462,19 +464,9 @@ impl Context {
                     Some("/var/lib/gems".to_string())
                 }
                 ["R", "RHOME", ..] => Some("/usr/lib/R".to_string()),
-                // Toolchains asked where they were installed.
-                [
-                    "pg_config",
-                    "--sharedir" | "--libdir" | "--pkglibdir" | "--bindir",
-                ] => Some("/usr/share/postgresql".to_string()),
-                [
-                    "llvm-config",
-                    "--libdir" | "--prefix" | "--bindir" | "--includedir",
-                ] => Some("/usr/lib/llvm".to_string()),
                 ["gcc" | "cc", flag] if flag.starts_with("-print-file-name=") => {
                     Some("/usr/lib/gcc".to_string())
                 }
-                ["git", "--exec-path"] => Some("/usr/lib/git-core".to_string()),
                 ["npm", "root", "-g" | "--global"] => Some("/usr/lib/node_modules".to_string()),
                 // A system file's real place: the file, or one in the system's trees it
                 // points to (`readlink -f /etc/os-release`); its directory is the system's.
@@ -486,7 +478,9 @@ impl Context {
                 {
                     Some(path.trim_matches('"').to_string())
                 }
-                _ => self.account_home(inner, &words),
+                _ => self
+                    .account_home(inner, &words)
+                    .or_else(|| installed_tree(&words)),
             };
             match value {
                 Some(v) => {
@@ -981,6 +975,83 @@ pub(crate) fn block(rule: RuleId, reason: String, command: &str) -> Decision {
         command: Some(command.into()),
         targets: Vec::new(),
     }
+}
+
+/// Where a toolchain asked where it was installed says it lives (`pg_config --sharedir`,
+/// `ghc --print-libdir`, `ocamlc -where`, `go env GOROOT`, `git --exec-path`, `kpsewhich
+/// -var-value TEXMFDIST`, `guile-config info pkgdatadir`): a directory of the system's
+/// packages, whatever the program is called. A word for the installed tree decides (`where`,
+/// `prefix`, `sysroot`, a `…dir` of libraries, data or extensions, a `…root`, an exec path);
+/// one for what a person keeps (`--cache-dir`, `GOPATH`, `--git-dir`, `--config-dir`) rules it
+/// out.
+fn installed_tree(words: &[&str]) -> Option<String> {
+    const QUALIFIERS: &[&str] = &[
+        "lib",
+        "share",
+        "data",
+        "include",
+        "bin",
+        "sbin",
+        "pkgdata",
+        "pkglib",
+        "pkginclude",
+        "sysconf",
+        "libexec",
+        "extension",
+        "plugin",
+        "module",
+        "man",
+        "doc",
+        "locale",
+        "install",
+    ];
+    const PERSONAL: &[&str] = &[
+        "cache",
+        "tmp",
+        "temp",
+        "user",
+        "state",
+        "config",
+        "gopath",
+        "path",
+        "workspace",
+        "project",
+        "git",
+        "home",
+        "local",
+        "out",
+        "output",
+        "build",
+    ];
+    let (program, rest) = words.split_first()?;
+    if rest.is_empty()
+        || !program
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.+".contains(&b))
+        || rest
+            .iter()
+            .any(|w| w.contains(['|', '$', '`', '/', ';', '&']))
+    {
+        return None;
+    }
+    let parts: Vec<String> = rest
+        .iter()
+        .flat_map(|w| trail_base::text::words(w))
+        .collect();
+    let tree = parts.iter().enumerate().any(|(i, p)| {
+        let before = i.checked_sub(1).map(|j| parts[j].as_str());
+        matches!(p.as_str(), "where" | "prefix" | "sysroot")
+            || p.len() > 3
+                && p.strip_suffix("dir")
+                    .is_some_and(|q| QUALIFIERS.contains(&q))
+            || p == "dir" && before.is_some_and(|b| QUALIFIERS.contains(&b))
+            || p.len() > 4 && (p.ends_with("root") || p.ends_with("dist"))
+            || p == "path" && before == Some("exec")
+    });
+    let personal = parts.iter().enumerate().any(|(i, p)| {
+        PERSONAL.contains(&p.as_str()) && !(p == "path" && i > 0 && parts[i - 1] == "exec")
+    });
+    (tree && !personal).then(|| format!("/usr/lib/{program}"))
 }
 
 /// What `pkg-config --variable=NAME PACKAGE` prints for a package of the system's own: the

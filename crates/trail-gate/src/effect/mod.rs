@@ -2865,6 +2865,10 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                             | "discard" | "sweep" | "expunge" | "trim" | "retire" | "reap"
                     )
                 })
+                // Or what the source lacks named as the act's object (`--cull-orphaned`,
+                // `--shed-extraneous`, `--scrub-nonmatching`, `--clear-unknown`): whatever the
+                // verb, it goes, unless it is kept, shown or only warned of.
+                || w.starts_with("--") && acts_on_what_the_source_lacks(&words::parts(w))
                 // Or the destination emptied first (`--reset-destination`, `--wipe-target`).
                 || words::parts(w).windows(2).any(|p| {
                     matches!(p[0].as_str(), "reset" | "wipe" | "empty")
@@ -2876,6 +2880,44 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                         && matches!(p[1].as_str(), "remote" | "source" | "upstream" | "server")
                 })
         })
+}
+
+/// A flag whose object is what a mirror's source lacks (`orphaned`, `extraneous`, `unknown`,
+/// `nonmatching`, `leftovers`) and whose verb does not keep or report it: what is not in the
+/// source is removed from the destination.
+fn acts_on_what_the_source_lacks(ps: &[String]) -> bool {
+    const LACKED: &[&str] = &[
+        "orphaned",
+        "orphans",
+        "orphan",
+        "extraneous",
+        "extra",
+        "extras",
+        "unknown",
+        "nonmatching",
+        "unmatched",
+        "unlisted",
+        "foreign",
+        "leftovers",
+        "leftover",
+        "stale",
+        "obsolete",
+        "absent",
+        "strays",
+        "stray",
+        "surplus",
+        "unreferenced",
+        "dangling",
+    ];
+    const KEEPS: &[&str] = &[
+        "keep", "preserve", "retain", "ignore", "skip", "no", "allow", "list", "show", "report",
+        "warn", "log", "fail", "error", "protect", "spare", "include", "count", "print", "dry",
+        "check", "detect", "find", "flag", "mark", "tolerate", "accept",
+    ];
+    matches!(ps, [verb, rest @ ..]
+        if !rest.is_empty()
+            && !KEEPS.contains(&verb.as_str())
+            && rest.iter().any(|p| LACKED.contains(&p.as_str())))
 }
 
 /// A directory inside the packages' trees given as where a mirror lands (`sync --local

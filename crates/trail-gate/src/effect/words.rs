@@ -490,6 +490,7 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     if let Some(c) = listed_class(part) {
         return Some((c, false));
     }
+
     // A program replaced by what it fetches (`fink selfupdate`, `port selfupdate`).
     if matches!(part, "selfupdate" | "selfupgrade") {
         return Some((Class::Changes, false));
@@ -4039,6 +4040,8 @@ fn asks_them_in(ps: &[String]) -> bool {
                 | "unmasked"
                 | "visible"
                 | "shown"
+                // (`--secrets-inline`, `--passwords-inline`: written into what is printed.)
+                | "inline"
         )
     }) || ps.windows(2).any(|p| p[0] == "in" && p[1] == "output")
 }

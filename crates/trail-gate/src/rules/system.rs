@@ -326,3 +326,31 @@ pub(super) fn removes_essential(c: &Cmd<'_>) -> bool {
         ESSENTIAL_PACKAGES.binary_search(&w).is_ok() || w.starts_with("linux-image-")
     })
 }
+
+/// A signal init takes as a request to go down, sent to process 1 by `kill`: systemd's
+/// `SIGRTMIN+3` to `+6` (halt, power off, reboot, kexec) and `+13` to `+16` (the same, at
+/// once), its `SIGINT` (ctrl-alt-del: a reboot), sysvinit's `SIGPWR`; by name or by number
+/// (`SIGRTMIN` is 34 on Linux).
+pub(super) fn signals_init_to_go_down(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.words().collect();
+    if words.last() != Some(&"1") {
+        return false;
+    }
+    let signal = words.iter().enumerate().find_map(|(i, w)| match *w {
+        "-s" | "--signal" | "-n" => words.get(i + 1).copied(),
+        _ => w.strip_prefix('-').filter(|s| !s.is_empty() && *s != "1"),
+    });
+    let Some(signal) = signal else {
+        return false;
+    };
+    let name = signal.trim_start_matches("SIG").to_ascii_uppercase();
+    let rtmin = |offset: u32| matches!(offset, 3..=6 | 13..=16);
+    match name.as_str() {
+        "INT" | "PWR" | "2" | "30" => true,
+        n => n
+            .strip_prefix("RTMIN+")
+            .and_then(|o| o.parse().ok())
+            .or_else(|| n.parse::<u32>().ok().and_then(|k| k.checked_sub(34)))
+            .is_some_and(rtmin),
+    }
+}

@@ -1285,6 +1285,10 @@ pub static RULES: &[Rule] = &[
                 // Into the kernel `kexec -l` loaded: this one stops at once.
                 "kexec" => c.has("-e") || c.has("--exec"),
                 "Stop-Computer" | "Restart-Computer" => true,
+                // A signal init takes as a request to go down, sent to process 1 (systemd's
+                // `SIGRTMIN+3`…`+6` and `+13`…`+16`, its `SIGINT` for ctrl-alt-del, sysvinit's
+                // `SIGPWR`): `kill -s RTMIN+4 1` powers off.
+                "kill" => super::system::signals_init_to_go_down(c),
                 // Any runlevel: single-user ends every session, and a change of level stops
                 // every service the new one lacks (systemd isolates its target; Solaris's
                 // 5 powers off).
@@ -1328,11 +1332,16 @@ pub static RULES: &[Rule] = &[
             "/etc/init.d/halt start",
             "kexec -e",
             "systemctl sleep",
+            "kill -s RTMIN+4 1",
+            "kill -SIGRTMIN+5 1",
+            "kill -INT 1",
             "zzz -Z",
             "rtcwake -m mem -s 60",
             "echo mem > /sys/power/state",
         ],
         must_not_match: &[
+            "kill -TERM 1234",
+            "kill -s RTMIN+4 4242",
             "rtcwake -m show",
             "zzz --help",
             "shutdown /a",
