@@ -1027,11 +1027,18 @@ fn passphrase_arguments(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let args_start = at + "passphrase ".len();
+        // (Up to a redirection: `< /run/secrets/psk` feeds the passphrase on stdin.)
         let line_end = text[args_start..]
-            .find(['\n', '|', ';', '&', '>'])
+            .find(['\n', '|', ';', '&', '>', '<'])
             .map_or(text.len(), |i| args_start + i);
         let args = &text[args_start..line_end];
-        let Some(last) = args.split_whitespace().rfind(|w| !w.starts_with('-')) else {
+        // What the key is for comes first (`wpa_passphrase SSID [PASSPHRASE]`): one word
+        // alone is that name, the passphrase read from stdin.
+        let operands: Vec<&str> = args
+            .split_whitespace()
+            .filter(|w| !w.starts_with('-'))
+            .collect();
+        let [_, .., last] = operands[..] else {
             continue;
         };
         let value = last.trim_matches(['"', '\'']);
@@ -1899,6 +1906,28 @@ fn after_a_party(text: &str, at: usize) -> bool {
         .is_some_and(|w| matches!(w, "peer" | "pubkey" | "public-key" | "recipient"))
 }
 
+/// Whether `name` (at `at`) names a credential whose value follows: a drawn word is a value,
+/// not a name, whatever its letters end in (an EC key's `x`, `…2yGWYpw`, read as ending in
+/// `pw`); nor is a program's name run at a prompt (`$ wpa_passphrase SSID`: its operand is what
+/// the program is given first, which rules of their own judge).
+fn credential_named_here(text: &str, name: &str, at: usize) -> bool {
+    name.len() >= 3
+        && names_credential(name)
+        && !(name.len() >= 20 && strongly_generated(name, 20))
+        && !run_at_a_prompt(text, at)
+}
+
+/// Whether the word at `at` is the program of a command typed at a shell prompt: nothing
+/// before it on its line but the prompt (`$ `, `# ` is a comment) and `sudo`.
+fn run_at_a_prompt(text: &str, at: usize) -> bool {
+    let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    let Some(rest) = line.trim_start().strip_prefix("$ ") else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    rest.is_empty() || rest == "sudo "
+}
+
 /// A value after the credential's name that ends at `name_end`: separators, at most one
 /// word between, then the value.
 fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
@@ -1908,10 +1937,7 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
     let long_flag = name.starts_with("--");
     let name_start = name_end - name.len();
     let name = name.trim_matches(['-', '.']);
-    // A drawn word is a value, not a name, whatever its letters end in (an EC key's `x`,
-    // `…2yGWYpw`, read as ending in `pw`).
-    if name.len() < 3 || !names_credential(name) || name.len() >= 20 && strongly_generated(name, 20)
-    {
+    if !credential_named_here(text, name, name_start) {
         return None;
     }
     if let Some(at) = markup_value(text, name_start, name_end) {
@@ -6712,6 +6738,8 @@ fn generated_alone(v: &str) -> bool {
             && v.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
             && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit))
         && !encodes_text(v)
+        // (Or base64 of compressed data: an asset, a bzip2 or gzip stream, not a key.)
+        && !plausible::encodes_compressed(v)
         && v.matches('.').count() < 2
         && !base58(v)
         && !file_name(v)

@@ -1977,20 +1977,28 @@ pub(crate) fn typed_resource_id(value: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
 }
 
-/// Base64 of compressed data (`eJwNycEN…`, a zlib stream; `H4sIAAAA…`, gzip): its first bytes
-/// are the format's header, which a key's random bytes match about once in 8,000 (zlib's
-/// method byte and its check value) or 16 million (gzip's magic and method).
+/// Base64 of compressed data (`eJwNycEN…`, a zlib stream; `H4sIAAAA…`, gzip; `QlpoOTFBWSZT…`,
+/// bzip2; `/Td6WFo…`, xz; `KLUv/…`, zstd): its first bytes are the format's header, which a
+/// key's random bytes match about once in 8,000 (zlib's method byte and its check value) or
+/// far more rarely (the others' magic numbers, three to six bytes).
 pub(crate) fn encodes_compressed(value: &str) -> bool {
     let Some(head) = value
-        .get(..4)
+        .get(..8)
         .and_then(base64_decode)
-        .filter(|h| h.len() == 3)
+        .or_else(|| value.get(..4).and_then(base64_decode))
     else {
         return false;
     };
+    if head.len() < 3 {
+        return false;
+    }
     let zlib = head[0] == 0x78 && (u16::from(head[0]) << 8 | u16::from(head[1])) % 31 == 0;
-    let gzip = head == [0x1f, 0x8b, 0x08];
-    zlib || gzip
+    let gzip = head[..3] == [0x1f, 0x8b, 0x08];
+    // bzip2's `BZh` and a block size of 1 to 9; xz's and zstd's magic numbers.
+    let bzip2 = head.len() >= 4 && head[..3] == *b"BZh" && (b'1'..=b'9').contains(&head[3]);
+    let xz = head.len() >= 6 && head[..6] == [0xfd, b'7', b'z', b'X', b'Z', 0x00];
+    let zstd = head.len() >= 4 && head[..4] == [0x28, 0xb5, 0x2f, 0xfd];
+    zlib || gzip || bzip2 || xz || zstd
 }
 
 /// Base64 of prose (`bWFuaWxhIG5pZ2h0bHkg…`, a sentence `base64` printed): every byte a

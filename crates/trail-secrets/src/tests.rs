@@ -7461,3 +7461,22 @@ fn found_by_the_160th_sealed_part() {
     let (out, _) = redact(&line);
     assert!(!out.contains(value), "{out}");
 }
+
+/// Found by the 162nd sealed part (issue 20): base64 of a bzip2 stream (an asset) read as a
+/// generated token; a program whose name ends in a credential's word, run at a prompt
+/// (`$ wpa_passphrase SSID < psk`), read as a setting with its value. The passphrase given
+/// after the network's name is still one.
+#[test]
+fn found_by_the_162nd_sealed_part() {
+    for clean in [
+        "QlpoOTFBWSZTWdTbB+8AAAedgEAFMAABAC5v3EAgAEhqn6U9I9GpiPTSETamgaaABkxDrM2gKtXdpOUSgOSPR4Ca6wb8tb40EPxMSJj6",
+        "$ wpa_passphrase acme-line-PRTL-650905 < /run/secrets/shopfloor_psk | sudo tee -a /etc/w.conf",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+    let value = "su081t6uiflkbotw8v194vv99vsngnz65bhl1zq9xhux5zsb";
+    let line = format!("$ wpa_passphrase \"ops\" '{value}' | sudo tee -a /etc/w.conf");
+    let (out, _) = redact(&line);
+    assert!(!out.contains(value), "{out}");
+}
