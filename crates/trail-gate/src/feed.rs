@@ -97,7 +97,7 @@ pub(super) fn piped_lines(producers: &[&Simple]) -> Option<Vec<String>> {
 
 /// What a text filter prints of `lines`: `tr SET1 SET2` of listed characters, or sed's
 /// `s/PATTERN/REPLACEMENT/` of literal text (or `^`, `$`). `None` for anything else.
-fn filtered(f: &Simple, lines: &[String]) -> Option<Vec<String>> {
+pub(super) fn filtered(f: &Simple, lines: &[String]) -> Option<Vec<String>> {
     let words: Vec<&str> = f
         .argv
         .get(1..)?
@@ -150,6 +150,23 @@ fn filtered(f: &Simple, lines: &[String]) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// The string values of a JSON document written whole on this line (`{"dirs": ["/a", "/b"]}`),
+/// keys left out: what `jq -r '.dirs[]'` and its like can print of it.
+pub(super) fn json_strings(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('"') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('"') else { break };
+        let value = &after[..close];
+        rest = &after[close + 1..];
+        if !rest.trim_start().starts_with(':') {
+            out.push(value.to_string());
+        }
+    }
+    out
 }
 
 /// Home directories the accounts table always lists: root's and the system accounts' (the

@@ -1821,7 +1821,7 @@ impl<'a> Judging<'a> {
     fn hands_on(&mut self, name: &str, argv: &[Arg]) -> bool {
         let inner = match name {
             "find" => find_exec(argv),
-            "xargs" => xargs(argv, self.cmd, self.producers),
+            "xargs" => xargs(argv, self.cmd, self.producers, self.ctx),
             "parallel" => {
                 let (template, inputs) = parallel(argv, self.cmd, self.producers);
                 // With no command, each input is a command line of its own (`parallel ::: 'make
@@ -2283,7 +2283,7 @@ fn git_external(argv: &[Arg]) -> Option<Simple> {
 }
 
 /// The commands `xargs` would run on what it is fed.
-fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
+fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple], ctx: &Context) -> Vec<Simple> {
     let (replace, from_file, start) = feed::xargs_shape(argv);
     let Some(start) = start else {
         return Vec::new();
@@ -2320,6 +2320,19 @@ fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
     });
     let inputs = if let Some(items) = delimited {
         items
+    } else if let Some(lines) = planted_lines(cmd, producers, ctx) {
+        // (Whole lines with a replace string; words otherwise, as xargs splits them.)
+        lines
+            .iter()
+            .flat_map(|l| {
+                if replace.is_some() {
+                    vec![l.as_str()]
+                } else {
+                    l.split_whitespace().collect()
+                }
+            })
+            .map(feed::static_arg)
+            .collect()
     } else if from_file {
         vec![feed::dynamic_arg(feed::UNREAD)]
     } else {
@@ -2327,6 +2340,49 @@ fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
         feed::fed_items(producers, cmd.heredoc.as_deref(), replace.is_some())
     };
     feed::reconstruct(&argv[start..], replace.as_deref(), &inputs)
+}
+
+/// What reaches a command from a file this line wrote from text it holds: read on its input
+/// (`xargs … < build/dirs.txt`), or by the first program of its pipe (`cat F`, `sed
+/// 's/^/--dir=/' F`, `jq -r '.dirs[]' F`), through the filters after it.
+fn planted_lines(cmd: &Simple, producers: &[&Simple], ctx: &Context) -> Option<Vec<String>> {
+    if ctx.line.planted.is_empty() {
+        return None;
+    }
+    let text_of = |raw: &str| {
+        let path = ctx.resolve(raw)?;
+        ctx.line
+            .planted
+            .iter()
+            .find(|(f, _)| *f == path)
+            .map(|(_, text)| text.clone())
+    };
+    let as_lines = |text: String| text.lines().map(str::to_string).collect::<Vec<_>>();
+    if producers.is_empty() {
+        return cmd.reads.iter().find_map(|r| text_of(r)).map(as_lines);
+    }
+    let (first, filters) = producers.split_first()?;
+    let file = first
+        .args()
+        .iter()
+        .rev()
+        .find_map(|a| text_of(a.text.as_deref()?))?;
+    let mut lines = match first.name()? {
+        "cat" => as_lines(file),
+        "sed" => feed::filtered(
+            &Simple {
+                argv: first.argv[..first.argv.len() - 1].to_vec(),
+                ..Simple::default()
+            },
+            &as_lines(file),
+        )?,
+        "jq" | "gojq" | "jaq" => feed::json_strings(&file),
+        _ => return None,
+    };
+    for f in filters {
+        lines = feed::filtered(f, &lines)?;
+    }
+    Some(lines)
 }
 
 /// The command template `parallel` runs (empty when each input is a command) and its inputs:

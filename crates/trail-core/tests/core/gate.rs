@@ -15408,6 +15408,24 @@ const MECHANISMS_FOUND_BY_THE_162ND_SEALED_PART: &[(&str, Verdict)] = &[
         "shot-scraper http://localhost:8000 -o build/home.png",
         Verdict::Allow,
     ),
+    // A file the line wrote, read back into `xargs` by `cat`, `sed` or `jq`, or on its input
+    // (the 161st's and the 162nd's fan-outs through a file).
+    (
+        "printf '%s\\n' /usr/share/ppd /var/lib/chrony > build/dirs.txt && sed 's/^/--dir=/' build/dirs.txt | xargs acme cache purge",
+        Verdict::Block,
+    ),
+    (
+        "echo '{\"dirs\": [\"/usr/share/thumbnailers\"]}' > build/dirs.json && jq -r '.dirs[]' build/dirs.json | xargs -n 1 acme logs wipe --dir",
+        Verdict::Block,
+    ),
+    (
+        "echo '{\"dirs\": [\"build/logs\"]}' > build/dirs.json && jq -r '.dirs[]' build/dirs.json | xargs -n 1 acme logs wipe --dir",
+        Verdict::Allow,
+    ),
+    (
+        "printf '%s\\n' /usr/share/ppd > build/dirs.txt && xargs acme cache purge --dir < build/dirs.txt",
+        Verdict::Block,
+    ),
 ];
 
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
