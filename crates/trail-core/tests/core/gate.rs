@@ -2759,6 +2759,19 @@ fn new_families_sealed162_part() {
     assert!(all.rows > 0);
 }
 
+/// The 163rd sealed part (issue 20): 24 families from telecoms and communications (mobile and
+/// fibre networks, broadcast transmitters, satellites, data centres, call centres, post and
+/// parcels, radio, cable, undersea cables, internet exchanges, two-way radio, towers, SMS
+/// gateways, registrars), written by a helper that never read trail's source, run once with
+/// the design frozen at bbaedef:
+/// `cargo test -p trail-core --test core gate::new_families_sealed163 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed163_part() {
+    let (_, all) = measure(&["gate-families-sealed163.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
