@@ -1845,16 +1845,23 @@ pub(super) fn deletion_call(code: &str) -> bool {
     // (CMake's says it as its first argument: `file(REMOVE_RECURSE /usr/share/x)`.)
     // (Or a module's function applied without parentheses, as ML languages call: OCaml's
     // `FileUtil.rm ~recurse:true ["/var/lib/x"]`.)
+    // (Or a message sent last, after its receiver, as Io and Smalltalk say it: `Directory
+    // with("/usr/share/x") remove`.)
     let statement = code.lines().any(|line| {
-        line.split(|c: char| c.is_whitespace() || matches!(c, '[' | '('))
-            .filter(|w| !w.is_empty())
-            .take(3)
-            .any(|w| {
-                let member = w.rsplit_once('.').map_or(w, |(_, last)| last);
-                matches!(member, "delete" | "remove" | "rmdir" | "rm")
-                    || matches!(w, "REMOVE" | "REMOVE_RECURSE")
-            })
-            && line.split_whitespace().any(|w| {
+        let words = || {
+            line.split(|c: char| c.is_whitespace() || matches!(c, '[' | '('))
+                .filter(|w| !w.is_empty())
+        };
+        let deleting = |w: &str| {
+            let member = w.rsplit_once('.').map_or(w, |(_, last)| last);
+            matches!(member, "delete" | "remove" | "rmdir" | "rm")
+                || matches!(w, "REMOVE" | "REMOVE_RECURSE")
+        };
+        (words().take(3).any(deleting)
+            || words()
+                .next_back()
+                .is_some_and(|w| deleting(w.trim_end_matches([';', '.', ')']))))
+            && words().any(|w| {
                 w.trim_start_matches(['[', '(', '"', '\''])
                     .starts_with(['/', '~', '$'])
             })

@@ -459,6 +459,23 @@ impl Context {
                     Some("/".to_string())
                 }
                 ["pkg-config", rest @ ..] => pkg_config_variable(rest).map(str::to_string),
+                // One word, no slash, whatever the machine (`uname -m`, `hostname -s`, `nproc`,
+                // `date +%F`, `id -u`, `git rev-parse --short HEAD`): under a directory, the
+                // place stays under it.
+                ["uname" | "arch" | "nproc" | "hostname" | "whoami", ..]
+                | ["id", "-u" | "-g" | "-gn"]
+                | ["git", "rev-parse", "--short", "HEAD"]
+                    if under_a_known_place(&out[..at]) =>
+                {
+                    Some("x86_64".to_string())
+                }
+                ["date", format]
+                    if format.starts_with('+')
+                        && !format.contains('/')
+                        && under_a_known_place(&out[..at]) =>
+                {
+                    Some("2026-01-01".to_string())
+                }
                 // Where the system's Ruby keeps its gems, R its home, npm its global packages.
                 ["gem", "env" | "environment", "gemdir" | "gempath"] => {
                     Some("/var/lib/gems".to_string())
@@ -977,6 +994,23 @@ pub(crate) fn block(rule: RuleId, reason: String, command: &str) -> Decision {
     }
 }
 
+/// Whether the word that ends with `before` is a path under the project, the home or the
+/// temporary directory as the shell writes it (`"$PWD/build/`, `build/`): a one-word value
+/// put there names a place under it. (Elsewhere, `/boot/config-$(uname -r)`, the gate keeps
+/// the value unknown.)
+fn under_a_known_place(before: &str) -> bool {
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '=')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches(['"', '\'']);
+    word.ends_with('/')
+        && (["$PWD/", "${PWD}/", "$TMPDIR/", "${TMPDIR}/", "$HOME/", "~/"]
+            .iter()
+            .any(|p| word.starts_with(p))
+            || !word.starts_with(['/', '$', '~']))
+}
+
 /// Where a toolchain asked where it was installed says it lives (`pg_config --sharedir`,
 /// `ghc --print-libdir`, `ocamlc -where`, `go env GOROOT`, `git --exec-path`, `kpsewhich
 /// -var-value TEXMFDIST`, `guile-config info pkgdatadir`): a directory of the system's
@@ -1076,7 +1110,9 @@ fn pkg_config_variable(words: &[&str]) -> Option<&'static str> {
         "completionsdir" => "/usr/share/bash-completion/completions",
         "systemdsystemunitdir" => "/usr/lib/systemd/system",
         "systemduserunitdir" => "/usr/lib/systemd/user",
-        _ => return None,
+        // Any other variable of a system package's `.pc` file names a place it installed
+        // (`udevdir`, `moduledir`): in the system's trees.
+        _ => "/usr/lib",
     })
 }
 

@@ -590,7 +590,7 @@ impl<'a> Walker<'_, 'a> {
                 let lines = self.read_lines.take();
                 self.seq(&w.condition);
                 match (self.read_name(&w.condition), lines) {
-                    (Some((name, delimiter)), Some(lines)) => {
+                    (Some((names, delimiter, ifs)), Some(lines)) => {
                         // (`read -d, d`: each comma-separated value is a pass.)
                         let lines = match delimiter {
                             Some(d) if !matches!(d, '\n' | '\0') => {
@@ -598,7 +598,7 @@ impl<'a> Walker<'_, 'a> {
                             }
                             _ => lines,
                         };
-                        self.unroll(name, lines, &w.body);
+                        self.unroll(&names, ifs.as_deref(), lines, &w.body);
                     }
                     _ => self.seq(&w.body),
                 }
@@ -980,10 +980,13 @@ impl<'a> Walker<'_, 'a> {
             .map(|text| text.lines().map(str::to_string).collect())
     }
 
-    /// The variable of a loop condition that is one `read` (`read -r d`, `IFS= read -r
-    /// line`): the name each line read is given, and the delimiter that ends a value when
-    /// it is not a newline (`read -d, d`).
-    fn read_name(&self, condition: &StmtSeq) -> Option<(String, Option<char>)> {
+    /// The variables of a loop condition that is one `read` (`read -r d`, `IFS= read -r
+    /// line`, `IFS=+ read -r a b`): the names each line's fields are given, the delimiter
+    /// that ends a value when it is not a newline (`read -d, d`), and the `IFS` set for it.
+    fn read_name(
+        &self,
+        condition: &StmtSeq,
+    ) -> Option<(Vec<String>, Option<char>, Option<String>)> {
         let [st] = condition.stmts.as_slice() else {
             return None;
         };
@@ -998,22 +1001,46 @@ impl<'a> Walker<'_, 'a> {
             .iter()
             .map(|w| self.arg(w).text)
             .collect::<Option<_>>()?;
-        match words.as_slice() {
-            [flags @ .., name]
-                if flags_without_delimiter(flags)
-                    .iter()
-                    .all(|f| matches!(f.as_str(), "-r" | "-e" | "-s" | "-re" | "-er"))
-                    && !name.starts_with('-') =>
-            {
-                Some((name.clone(), read_delimiter(flags)))
+        // The names after the flags (and the delimiter's value).
+        let names_at = words.len()
+            - words
+                .iter()
+                .rev()
+                .take_while(|w| !w.starts_with('-') && wrappers_name(w))
+                .count();
+        let (flags, names) = words.split_at(names_at);
+        let flags_known = flags_without_delimiter(flags)
+            .iter()
+            .all(|f| matches!(f.as_str(), "-r" | "-e" | "-s" | "-re" | "-er"));
+        // (`read -d , d`: the delimiter's value is no name.)
+        let (flags, names) = match (flags.last().map(String::as_str), names) {
+            (Some("-d"), [delimiter, rest @ ..]) => {
+                let mut f = flags.to_vec();
+                f.push(delimiter.clone());
+                (f, rest.to_vec())
             }
-            _ => None,
-        }
+            _ => (flags.to_vec(), names.to_vec()),
+        };
+        let ifs = sc.assignments.iter().find_map(|a| {
+            (a.target.name.as_str() == "IFS")
+                .then(|| match &a.value {
+                    AssignmentValue::Scalar(w) => self.arg(w).text,
+                    AssignmentValue::Compound(_) => None,
+                })
+                .flatten()
+        });
+        (flags_known && !names.is_empty()).then(|| (names, read_delimiter(&flags), ifs))
     }
 
     /// The body of a loop run once per line read, as the shell would: `NAME=line` before each
     /// pass, so what it does with `$NAME` is judged for every line.
-    fn unroll(&mut self, name: String, lines: Vec<String>, body: &'a StmtSeq) {
+    fn unroll(
+        &mut self,
+        names: &[String],
+        ifs: Option<&str>,
+        lines: Vec<String>,
+        body: &'a StmtSeq,
+    ) {
         let lines: Vec<String> = lines
             .into_iter()
             .map(|l| l.trim().to_string())
@@ -1028,7 +1055,10 @@ impl<'a> Walker<'_, 'a> {
         }
         for line in lines {
             self.flat.commands.push(Simple {
-                assigns: vec![(name.clone(), static_arg(&line))],
+                assigns: fields(&line, names, ifs)
+                    .into_iter()
+                    .map(|(n, v)| (n, static_arg(&v)))
+                    .collect(),
                 ..Simple::default()
             });
             self.seq(body);
@@ -1526,6 +1556,38 @@ fn operands(c: &Simple, valued: &[&str]) -> Option<Vec<String>> {
 
 /// A `read`'s flags without the line delimiter it is told (`-d ''`, `-d $'\0'`: lines
 /// separated by NUL, as `printf '%s\0'` and `find -print0` write them).
+/// A line read into `names` as `read` splits it: at the characters of `IFS` (blanks when the
+/// line did not set it), the last name taking the rest; one name takes the whole line.
+fn fields(line: &str, names: &[String], ifs: Option<&str>) -> Vec<(String, String)> {
+    if names.len() == 1 {
+        return vec![(names[0].clone(), line.to_string())];
+    }
+    let ifs = ifs.unwrap_or(" \t\n");
+    let mut rest = line;
+    let mut out = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        let value = if i + 1 == names.len() {
+            rest
+        } else {
+            let end = rest.find(|c| ifs.contains(c)).unwrap_or(rest.len());
+            let value = &rest[..end];
+            rest = rest
+                .get(end + 1..)
+                .unwrap_or("")
+                .trim_start_matches(|c| " \t".contains(c) && ifs.contains(c));
+            value
+        };
+        out.push((name.clone(), value.to_string()));
+    }
+    out
+}
+
+/// Whether a word can be a variable's name (`a`, `line`, `_x1`).
+fn wrappers_name(w: &str) -> bool {
+    w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// The delimiter `read` is given (`-d ,`, `-d,`, `-rd ','`; `-d ''` is NUL).
 fn read_delimiter(flags: &[String]) -> Option<char> {
     let mut flags = flags.iter();

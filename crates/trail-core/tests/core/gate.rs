@@ -15441,6 +15441,105 @@ const MECHANISMS_FOUND_BY_THE_162ND_SEALED_PART: &[(&str, Verdict)] = &[
     ),
 ];
 
+/// Found by the 163rd sealed part (issue 20): a place glued to the last letter of a cluster of
+/// short options (`-qfD/usr/share/x`); commands in a document's elements, a property list's
+/// strings and a row's cells, written to a file a program runs; Io's message sent last
+/// (`Directory with("/x") remove`); a joined emptying subcommand (`scratch-empty`), `flush`
+/// and `drop` as emptying verbs (one list now); any `pkg-config` variable, `apxs -q
+/// LIBEXECDIR`; a one-word value (`$(uname -m)`) under a known place; `IFS=+ read -r a b` over
+/// a line's fields; money (`--accept-charges`, `--auto-pay`, `top-up`), `permissive`,
+/// `offboard`, `stun`, SNMP communities shown, `--execute` making a plan happen.
+#[test]
+fn mechanisms_found_by_the_163rd_sealed_part() {
+    let ctx = ctx();
+    for &(line, want) in MECHANISMS_FOUND_BY_THE_163RD_SEALED_PART {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
+/// The lines of [`mechanisms_found_by_the_163rd_sealed_part`] and their verdicts.
+const MECHANISMS_FOUND_BY_THE_163RD_SEALED_PART: &[(&str, Verdict)] = &[
+    (
+        "acme cache purge -qfD/usr/share/xkeyboard-config",
+        Verdict::Block,
+    ),
+    ("acme spool wipe -vyd/var/lib/wireplumber", Verdict::Block),
+    ("acme cache purge -qfDbuild/cache", Verdict::Allow),
+    ("acme spool wipe -vyd$TMPDIR/acme-spool", Verdict::Allow),
+    (
+        "printf '<steps><run>rm -rf /var/lib/ppp</run></steps>\\n' > build/steps.xml && acme routes run --steps-xml build/steps.xml",
+        Verdict::Block,
+    ),
+    (
+        "printf '<plist><dict><key>cmd</key><string>rm -rf /var/lib/libvirt</string></dict></plist>\\n' > build/jobs.plist && acme jobs run --jobs-plist build/jobs.plist",
+        Verdict::Block,
+    ),
+    (
+        "acme alarms report --iolang-step 'Directory with(\"/usr/share/ibus\") remove'",
+        Verdict::Block,
+    ),
+    (
+        "acme alarms report --iolang-step 'Directory with(\"build/x\") remove'",
+        Verdict::Allow,
+    ),
+    (
+        "acme roaming scratch-empty --dir /var/cache/fwupd",
+        Verdict::Block,
+    ),
+    ("acme spool flush --dir build/spool", Verdict::Allow),
+    (
+        "acme spool flush --dir \"$(pkg-config --variable=udevdir udev)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme tiles drop --dir \"$(apxs -q LIBEXECDIR)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme spool flush --dir \"$PWD/build/$(uname -m)\"",
+        Verdict::Allow,
+    ),
+    (
+        "kpatch-build -s ~/src/linux -c \"/boot/config-$(uname -r)\" -o build/kp",
+        Verdict::Allow,
+    ),
+    (
+        "echo '/usr/share/drirc.d+/var/lib/ucarp' | while IFS=+ read -r a b; do acme flowlogs wipe --dir \"$a\" --dir \"$b\"; done",
+        Verdict::Block,
+    ),
+    (
+        "echo 'build/a+dist/b' | while IFS=+ read -r a b; do acme logs wipe --dir \"$a\"; acme logs wipe --dir \"$b\"; done",
+        Verdict::Allow,
+    ),
+    (
+        "acme ports order --member 64500 --accept-charges",
+        Verdict::Junction,
+    ),
+    ("acme leases renew --site all --auto-pay", Verdict::Junction),
+    (
+        "acme balance top-up --amount 5000 --card default",
+        Verdict::Junction,
+    ),
+    ("acme top --sort cpu", Verdict::Allow),
+    ("acme selinux permissive --host h1", Verdict::Junction),
+    ("acme members offboard --member 64501", Verdict::Junction),
+    ("acme radios stun --radio-id 2204410", Verdict::Junction),
+    ("turnutils_stunclient 127.0.0.1", Verdict::Allow),
+    ("acme snmp communities show", Verdict::Junction),
+    (
+        "acme satellites maneuver --burn 0.42 --execute",
+        Verdict::Junction,
+    ),
+    (
+        "jupyter nbconvert --to notebook --execute notebooks/eda.ipynb",
+        Verdict::Allow,
+    ),
+    (
+        "acme write -c bl70x --reset build/fw.bin",
+        Verdict::Junction,
+    ),
+];
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.

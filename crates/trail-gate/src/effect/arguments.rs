@@ -893,60 +893,70 @@ pub(super) fn configured_commands(text: &str, out: &mut Findings) {
             .trim_start_matches("\\t")
             .trim_start_matches("- ")
             .trim();
-        // An element's text (`<command>…</command>`).
-        let line = match line.strip_prefix('<') {
-            Some(rest) => match rest.split_once('>') {
-                Some((_, inner)) => inner.split('<').next().unwrap_or(""),
-                None => continue,
-            },
-            None => line,
-        };
-        // After a key: `KEY = V`, `KEY: V`, `KEY V`; a key is one word, a script's variable
-        // too (Perl's `$Conf{TarClientCmd} = "…";`).
-        let key_end = line
-            .find(|ch: char| {
-                !(ch.is_ascii_alphanumeric()
-                    || matches!(ch, '_' | '-' | '.' | '$' | '{' | '}' | '[' | ']' | '\''))
+        // Every element's text (`<command>…</command>`, `<steps><run>…</run></steps>`, a
+        // property list's `<string>…</string>`), or the line.
+        if line.starts_with('<') {
+            for inner in line.split('>').skip(1) {
+                let inner = inner.split('<').next().unwrap_or("").trim();
+                if !inner.is_empty() {
+                    configured_line(inner, out);
+                }
+            }
+        } else {
+            configured_line(line, out);
+        }
+    }
+}
+
+/// One line of a configuration (or an element's text): its value after a key, the line
+/// itself, or a cell of a comma-separated row (`step,rm -rf …`), when it opens with a program.
+fn configured_line(line: &str, out: &mut Findings) {
+    // After a key: `KEY = V`, `KEY: V`, `KEY V`; a key is one word, a script's variable
+    // too (Perl's `$Conf{TarClientCmd} = "…";`).
+    let key_end = line
+        .find(|ch: char| {
+            !(ch.is_ascii_alphanumeric()
+                || matches!(ch, '_' | '-' | '.' | '$' | '{' | '}' | '[' | ']' | '\''))
+        })
+        .unwrap_or(line.len());
+    let rest = line[key_end..].trim_start();
+    let value = match rest.strip_prefix([':', '=']) {
+        Some(v) if key_end > 0 => v,
+        _ if key_end > 0 && line[key_end..].starts_with(char::is_whitespace) => rest,
+        _ => line,
+    };
+    // The line itself may be the command (`curl … | sh` under a section).
+    let cells = line.split(',').skip(1).filter(|_| line.contains(','));
+    for value in [line, value].into_iter().chain(cells) {
+        let value = value
+            .trim()
+            .trim_end_matches([',', ';'])
+            .trim_matches(['"', '\'']);
+        // A named action's command after its name (NetXMS's `Action = Purge:rm -rf …`).
+        let value = value
+            .split_once(':')
+            .filter(|(tag, rest)| {
+                !tag.is_empty()
+                    && tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && rest.contains(' ')
+                    && known::is_program(base(rest.split_whitespace().next().unwrap_or("")))
             })
-            .unwrap_or(line.len());
-        let rest = line[key_end..].trim_start();
-        let value = match rest.strip_prefix([':', '=']) {
-            Some(v) if key_end > 0 => v,
-            _ if key_end > 0 && line[key_end..].starts_with(char::is_whitespace) => rest,
-            _ => line,
-        };
-        // The line itself may be the command (`curl … | sh` under a section).
-        for value in [line, value] {
-            let value = value
-                .trim()
-                .trim_end_matches([',', ';'])
-                .trim_matches(['"', '\'']);
-            // A named action's command after its name (NetXMS's `Action = Purge:rm -rf …`).
-            let value = value
-                .split_once(':')
-                .filter(|(tag, rest)| {
-                    !tag.is_empty()
-                        && tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                        && rest.contains(' ')
-                        && known::is_program(base(rest.split_whitespace().next().unwrap_or("")))
-                })
-                .map_or(value, |(_, rest)| rest);
-            let first = value.split_whitespace().next().unwrap_or("");
-            if value.contains(' ') && known::is_program(base(first)) {
-                out.runs(value, Keep::Blocks);
-                break;
-            }
-            // A program the configuration names by a variable (BackupPC's `$sshPath -l root
-            // $host rm -rf /`): from the first program trail knows, the rest runs too.
-            if first.starts_with('$')
-                && let Some(at) = value
-                    .match_indices(' ')
-                    .map(|(i, _)| i + 1)
-                    .find(|&i| known::is_program(base(value[i..].split(' ').next().unwrap_or(""))))
-            {
-                out.runs(&value[at..], Keep::Blocks);
-                break;
-            }
+            .map_or(value, |(_, rest)| rest);
+        let first = value.split_whitespace().next().unwrap_or("");
+        if value.contains(' ') && known::is_program(base(first)) {
+            out.runs(value, Keep::Blocks);
+            break;
+        }
+        // A program the configuration names by a variable (BackupPC's `$sshPath -l root
+        // $host rm -rf /`): from the first program trail knows, the rest runs too.
+        if first.starts_with('$')
+            && let Some(at) = value
+                .match_indices(' ')
+                .map(|(i, _)| i + 1)
+                .find(|&i| known::is_program(base(value[i..].split(' ').next().unwrap_or(""))))
+        {
+            out.runs(&value[at..], Keep::Blocks);
+            break;
         }
     }
 }
@@ -1984,6 +1994,9 @@ fn handed(
             continue;
         }
         hook_settings(text, raw, out);
+        // Every value of the document that is a command line (an element's text, a property
+        // list's string, a row's cell): what would be blocked counts.
+        configured_commands(text, out);
         roots_shell_served(text, raw, out);
         for line in program_by_path(text).into_iter().chain(command_lines(text)) {
             out.runs(&line, Keep::Blocks);

@@ -394,7 +394,9 @@ fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Deci
     // where the program reads its configuration: `records delete --config-dir /etc/acme`
     // deletes records.)
     let clears_packages_dir = target == Target::SystemFile
-        && c.words().flat_map(words::parts).any(|p| empties_word(&p))
+        && c.words()
+            .flat_map(words::parts)
+            .any(|p| empties_word(&p) || p == "drop")
         && !c.option_words().any(|w| {
             let ps = words::parts(w);
             ps.iter()
@@ -1079,9 +1081,7 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     // --solutions-dir build/solutions`): what it empties is there.
     // Or a subcommand that empties the one directory an option names (`purge --cache-dir
     // build/vm-cache`).
-    let emptying = |w: &str| {
-        w.starts_with("--") || matches!(w, "purge" | "clean" | "clear" | "wipe" | "empty" | "reset")
-    };
+    let emptying = |w: &str| w.starts_with("--") || words::empties_whole(w);
     let empties_here = v.class == words::Class::Destroys && emptying(&v.word) && {
         // A value only the shell knows (`"$TMPDIR/x"`) is judged as written.
         let all: Vec<String> = c.args.iter().map(|a| ctx.arg_text(a)).collect();
@@ -2580,9 +2580,11 @@ fn mount_operand(c: &Cmd<'_>, word: &str) -> bool {
     })
 }
 
-/// A word part that empties a place whole: purge, clean, clear, wipe, empty, prune.
+/// A word part that empties a place whole ([`words::empties_whole`]), a reset and a drop
+/// excepted: a device's reset (`--reset build/fw.bin`) empties nothing, and a file named for
+/// a drop (`-i build/0042_drop_legacy.sql`) drops tables, not files.
 fn empties_word(p: &str) -> bool {
-    matches!(p, "purge" | "clean" | "clear" | "wipe" | "empty" | "prune")
+    !matches!(p, "reset" | "drop") && words::empties_whole(p)
 }
 
 /// Whether `word` is the value of a directory's option (`--dir X`, `--root=X`, `-C X`).
@@ -2654,12 +2656,7 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         .collect();
     // A lone act (`--purge`, `--clean`) beside one directory's option (`--cache-dir D`):
     // what it empties is that directory, the only one it is given.
-    let acts = |w: &str| {
-        matches!(
-            w,
-            "purge" | "clean" | "clear" | "wipe" | "empty" | "delete" | "reset"
-        )
-    };
+    let acts = |w: &str| words::empties_whole(w) || w == "delete";
     // (Or one of the command's first three words: `cache clear --dir D`, `reset --data-root
     // D`, `control-link cache clear --cache-dir D`;
     // or an act said of a place with no name of its own, `--overwrite-dir`.)
@@ -2675,7 +2672,8 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         .iter()
         .filter(|w| !w.starts_with('-'))
         .take(3)
-        .any(|w| acts(w));
+        // (Or one part of a joined one: `scratch-empty`, `cache_purge`.)
+        .any(|w| acts(w) || words::parts(w).iter().any(|p| acts(p)));
     let objects: Vec<Vec<String>> = objects.into_iter().filter(|o| !o.is_empty()).collect();
     if lone && objects.is_empty() {
         // A file is what a clearing act empties too (`exports clear --file /etc/x.conf`); not
@@ -2686,22 +2684,24 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
                 "clear" | "wipe" | "empty" | "truncate" | "purge"
             )
         });
-        let mut dirs = option_pairs(words).filter_map(|(flag, value)| {
-            let value = value.filter(|v| flag.starts_with("--") && !v.starts_with('-'))?;
-            // A cache is a place too (`--photo-cache D --clear`); as an emptying flag's object
-            // it is what is emptied (`--wipe-cache --cache-dir D`), not where.
-            words::parts(flag)
-                .iter()
-                .any(|p| {
-                    // (Or a directory's name joined: `--workdir`, `--outdir`.)
-                    PLACE.contains(&p.as_str())
-                        || OUTPUT.contains(&p.as_str())
-                        || p == "cache"
-                        || p == "file" && clears_a_file
-                        || p.len() > 3 && p.ends_with("dir")
-                })
-                .then_some(value)
-        });
+        let mut dirs = option_pairs(words)
+            .filter_map(|(flag, value)| {
+                let value = value.filter(|v| flag.starts_with("--") && !v.starts_with('-'))?;
+                // A cache is a place too (`--photo-cache D --clear`); as an emptying flag's object
+                // it is what is emptied (`--wipe-cache --cache-dir D`), not where.
+                words::parts(flag)
+                    .iter()
+                    .any(|p| {
+                        // (Or a directory's name joined: `--workdir`, `--outdir`.)
+                        PLACE.contains(&p.as_str())
+                            || OUTPUT.contains(&p.as_str())
+                            || p == "cache"
+                            || p == "file" && clears_a_file
+                            || p.len() > 3 && p.ends_with("dir")
+                    })
+                    .then_some(value)
+            })
+            .chain(words.iter().filter_map(|w| glued_place(w)));
         return match (dirs.next(), dirs.next()) {
             (Some(only), None) => Some(only),
             _ => None,
@@ -2725,6 +2725,29 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         (!named.is_empty() && objects.iter().any(|o| o.iter().all(|p| named.contains(p))))
             .then_some(value)
     })
+}
+
+/// A place glued to the last letter of a cluster of short options (`-qfD/usr/share/x`,
+/// `-vyd$TMPDIR/x`, `-rfyTbuild/cache`): that letter's value, as getopt reads the rest of the
+/// word. It starts at the first `/`, `~` or `$`, or, for a relative path, after the capital
+/// letter before its first slash.
+fn glued_place(word: &str) -> Option<&str> {
+    let cluster = word.strip_prefix('-').filter(|w| !w.starts_with('-'))?;
+    let at = cluster.find(['/', '~', '$'])?;
+    let letters = &cluster[..at];
+    if letters.is_empty() || !letters.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let start = if cluster.as_bytes()[at] == b'/' {
+        // (`-qfDbuild/cache`: `build` is the value's, `qfD` the flags'.)
+        letters
+            .rfind(|c: char| c.is_ascii_uppercase())
+            .map_or(at, |u| u + 1)
+    } else {
+        at
+    };
+    // At least one flag letter before the value.
+    (start >= 1).then(|| &cluster[start..])
 }
 
 /// Told to rehearse only (`--dry-run`, `--what-if`, `--simulate=yes`).

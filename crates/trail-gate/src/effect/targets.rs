@@ -412,12 +412,9 @@ pub(super) fn only_output_here(c: &Cmd<'_>, ctx: &Context) -> bool {
 /// the project's git-ignored build output or a temporary directory. The question its switch
 /// skips is about scratch.
 pub(super) fn cleans_only_scratch_named(c: &Cmd<'_>, ctx: &Context) -> bool {
-    let empties = words::subcommands(c).iter().any(|w| {
-        matches!(
-            w.to_ascii_lowercase().as_str(),
-            "clean" | "cleanup" | "clear" | "purge" | "wipe" | "empty" | "prune" | "reset"
-        )
-    });
+    let empties = words::subcommands(c)
+        .iter()
+        .any(|w| words::empties_whole(&w.to_ascii_lowercase()));
     empties && names_only_scratch(c, ctx)
 }
 

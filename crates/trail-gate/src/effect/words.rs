@@ -171,6 +171,8 @@ const DESTROYS: &[&str] = &[
     "vanish",
     // Animals or stock killed or thrown out (`cages cull --line L`): nothing brings them back.
     "cull",
+    // A member or a customer taken off a service (`members offboard --member M`).
+    "offboard",
     "wipe",
     "yank",
     "zap",
@@ -227,6 +229,8 @@ const STOPS: &[&str] = &[
     // out of service (`hagrp -offline appsg`).
     "detach",
     "offline",
+    // A security module set to let everything through (`selinux permissive --host H`).
+    "permissive",
 ];
 
 /// Changing something live: its settings, who may do what, what is trusted, how much runs.
@@ -300,6 +304,24 @@ const REACHES: &[&str] = &[
     "withdraw",
 ];
 
+/// A verb that empties a place whole, whatever the program (`cache purge`, `spool flush`,
+/// `scratch empty`, `tiles drop`): one list for every check that asks.
+pub(crate) fn empties_whole(w: &str) -> bool {
+    matches!(
+        w,
+        "purge"
+            | "clean"
+            | "cleanup"
+            | "clear"
+            | "wipe"
+            | "empty"
+            | "prune"
+            | "reset"
+            | "flush"
+            | "drop"
+    )
+}
+
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
 pub(crate) const LOOKS: &[&str] = &[
     "audit", "browse", "cat", "check", "count", "describe", "df", "diff", "doctor", "du", "dump",
@@ -329,6 +351,7 @@ const SECRETS: &[&str] = &[
     "passwords",
     "secret",
     "secrets",
+    "communities",
     "token",
     "tokens",
 ];
@@ -2957,6 +2980,17 @@ fn downloads_to_a_controller(c: &Cmd<'_>, subs: &[&str]) -> bool {
         })
 }
 
+/// An act only a whole subcommand says: money put into an account (`balance top-up --amount
+/// 5000`), though `top` alone looks; a radio disabled over the air (`radios stun --radio-id
+/// R`), not a `stunclient`.
+fn whole_word_act(w: &str) -> Option<Class> {
+    match w.replace(['-', '_'], "").to_ascii_lowercase().as_str() {
+        "topup" => Some(Class::Reaches),
+        "stun" => Some(Class::Stops),
+        _ => None,
+    }
+}
+
 fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     let subs = subcommands(c);
     if subs.iter().any(|w| known::local_verb(c.name, w)) {
@@ -2975,7 +3009,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             .flat_map(|(_, ps)| ps)
             .any(|p| set.contains(&p.as_str()))
     };
-    if reveals_by_subcommand(c, &subs, &split, &any) {
+    if reveals_by_subcommand(c, &subs, &split, &any) || lone_credential(&split) {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reveals,
@@ -2985,12 +3019,6 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Changes,
-        });
-    }
-    if lone_credential(&split) {
-        return Some(Verb {
-            word: subs.join(" "),
-            class: Class::Reveals,
         });
     }
     if any(MESSAGES) && any(MAKES) || any(ORDERS) && any(PLACES) || hooked_elsewhere(c, &any) {
@@ -3040,6 +3068,12 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     for (i, (w, part)) in all.iter().enumerate() {
         if names_what_follows(part) {
             return None;
+        }
+        if let Some(class) = whole_word_act(w) {
+            return Some(Verb {
+                word: (*w).into(),
+                class,
+            });
         }
         // A looking word before an act names what is acted on (`logs delete`).
         if LOOKS.contains(&part.as_str()) {
@@ -3890,6 +3924,8 @@ fn acts_unasked(ps: &[String]) -> bool {
             && matches!(
                 act.as_str(),
                 "apply" | "approve" | "confirm" | "deploy" | "merge" | "publish" | "push"
+                    // (Paid unasked: `leases renew --auto-pay`, `--auto-charge`.)
+                    | "pay" | "charge" | "renew" | "purchase" | "buy"
             )
     )
     // Or at once (`--release-now`, `--deploy-immediately`): an act, not a build profile.
@@ -4610,8 +4646,21 @@ fn acting_flag(c: &Cmd<'_>, ps: &[String], unknown: bool) -> Option<Class> {
         None
     } else if let Some(class) = act_on_object(ps) {
         Some(class)
-    } else if ps == ["apply"] {
-        // Told to apply what it was given, not only to show it (`setpoint --temp 34 --apply`).
+    } else if ps == ["apply"]
+        || ps == ["execute"]
+            && !subcommands(c).is_empty()
+            // (Given code, `--execute="echo …"`, it runs that: the code is judged.)
+            && !given_a_value(c, "--execute")
+            // (A file run is its own code: `nbconvert --execute nb.ipynb`.)
+            && !c.operands().filter_map(|a| a.text.as_deref()).any(|w| {
+                w.contains('/')
+                    || w.rsplit_once('.').is_some_and(|(s, e)| {
+                        !s.is_empty() && !e.is_empty() && e.bytes().all(|b| b.is_ascii_alphabetic())
+                    })
+            })
+    {
+        // Told to apply what it was given, not only to show it (`setpoint --temp 34 --apply`,
+        // `maneuver --burn 0.42 --execute`: the switch that makes a plan happen).
         Some(Class::Changes)
     } else if ps == ["off"] {
         // Switched off by a switch of its own (`scanner id-verification --off`).
@@ -4722,7 +4771,17 @@ fn act_on_object(ps: &[String]) -> Option<Class> {
             act.as_str(),
             "hand" | "give" | "grant" | "transfer" | "pass" | "cede"
         ) && rest.iter().any(|p| p == "control");
-    if MONEY.contains(&act.as_str()) || hands_over {
+    // Costs agreed to by a flag (`--accept-charges`, `--approve-fees`): money is spent.
+    let accepts_costs = matches!(
+        act.as_str(),
+        "accept" | "approve" | "authorize" | "authorise"
+    ) && rest.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "charge" | "charges" | "fee" | "fees" | "cost" | "costs" | "payment" | "payments"
+        )
+    });
+    if MONEY.contains(&act.as_str()) || hands_over || accepts_costs {
         Some(Class::Reaches)
     } else if HALTS.contains(&act.as_str()) {
         Some(Class::Stops)
