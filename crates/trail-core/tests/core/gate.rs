@@ -2772,6 +2772,19 @@ fn new_families_sealed163_part() {
     assert!(all.rows > 0);
 }
 
+/// The 164th sealed part (issue 20): 24 families from finance and insurance (banks, credit
+/// unions, insurers, brokers, exchanges, payment processors, pension funds, mortgage lenders,
+/// asset managers, crypto exchanges, bureaux de change, loan servicers, credit bureaus,
+/// clearing houses, fintech lenders), written by a helper that never read trail's source, run
+/// once with the design frozen at 97efcdf:
+/// `cargo test -p trail-core --test core gate::new_families_sealed164 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed164_part() {
+    let (_, all) = measure(&["gate-families-sealed164.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
