@@ -815,6 +815,9 @@ fn reverse_shell(code: &str) -> bool {
         "net.Dial",
         // Racket's (`tcp-connect`); Julia's `connect("198.51.100.1", 4446)` is below.
         "tcp-connect",
+        // OCaml's (`Unix.open_connection (Unix.ADDR_INET …)`).
+        "open_connection",
+        "ADDR_INET",
         // zsh's own (`zmodload zsh/net/tcp; ztcp HOST PORT`).
         "ztcp",
         "/dev/tcp/",
@@ -852,6 +855,10 @@ fn reverse_shell(code: &str) -> bool {
         "-Command $",
         "Command::new",
         "exec.Command",
+        // Tcl's `[exec sh -c [gets $s]]`: a shell run on what the socket sends.
+        "exec sh",
+        "exec bash",
+        "exec /bin/sh",
     ]);
     (socket || connects_to_an_address(code)) && (shell_path || runs_what_it_reads)
 }

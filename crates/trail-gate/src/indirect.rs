@@ -89,6 +89,19 @@ fn git_command_key(key: &str) -> bool {
 /// A `NAME=value` (a prefix, `export`, or `env NAME=value`) that names a command: the value is
 /// judged as a command line, and code loaders are a junction.
 pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Findings) {
+    // A prompt's string is expanded before each command an interactive shell reads, its
+    // substitutions run (`PS0='$(… wipe --dir /var/lib/x)'`): each is a command line.
+    if matches!(name, "PS0" | "PS1" | "PS2" | "PS4") {
+        let text = value.text.as_deref().unwrap_or(&value.raw);
+        let mut rest = text;
+        while let Some(open) = rest.find("$(") {
+            let inner = &rest[open + 2..];
+            let Some(close) = inner.rfind(')') else { break };
+            out.runs(&inner[..close], Keep::Risky);
+            rest = &inner[close + 1..];
+        }
+        return;
+    }
     // A prefix put before every command a tool runs (`CCACHE_PREFIX='distcc'`,
     // `…_PREFIX='rm -rf ~'`) is a command when it is a command line; a bare path is an
     // install prefix (`CMAKE_INSTALL_PREFIX=/usr`).
@@ -789,9 +802,27 @@ pub(super) fn bind_mounts(args: &[Arg]) -> Vec<(String, String)> {
             Some((f, v)) if f.starts_with('-') => (f, Some(v)),
             _ => (*t, None),
         };
+        // A virtual machine's shared directory, seen in the guest under its tag (QEMU's
+        // `-virtfs local,path=/,mount_tag=host`, `-fsdev local,path=/,…` with the device's
+        // `mount_tag=`; libvirt's `--filesystem source=/,target=host`): the host's place as
+        // `/TAG` there, where the guest mounts it by that name.
+        if matches!(flag, "-virtfs" | "-fsdev" | "--filesystem") {
+            let value = inline.or_else(|| texts.get(i + 1).copied()).unwrap_or("");
+            let field = |k: &str| value.split(',').find_map(|f| f.strip_prefix(k));
+            let tag = field("mount_tag=").or(field("target=")).or_else(|| {
+                texts
+                    .iter()
+                    .find_map(|w| w.split(',').find_map(|f| f.strip_prefix("mount_tag=")))
+            });
+            if let (Some(src), Some(tag)) = (field("path=").or(field("source=")), tag) {
+                out.push((src.to_string(), format!("/{}", tag.trim_start_matches('/'))));
+            }
+            continue;
+        }
+        // (minikube's `--mount-string=/:/h`, as `-v` writes it.)
         if !matches!(
             flag,
-            "-v" | "--volume" | "--bind" | "--bind-mount" | "--mount"
+            "-v" | "--volume" | "--bind" | "--bind-mount" | "--mount" | "--mount-string"
         ) {
             continue;
         }

@@ -569,6 +569,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
         Some("chmod") if !ctx.line.fetched.is_empty() => armed(ctx, cmd),
         Some("cat" | "printf" | "echo") if !cmd.writes.is_empty() => planted(ctx, cmd),
         Some("tee") => teed(ctx, cmd, producers),
+        Some("minikube") => shared_with_a_vm(ctx, cmd),
         Some("sed") => substituted(ctx, cmd),
         Some("tar" | "unzip" | "bsdtar") => unpacked_download(ctx, cmd, producers),
         Some("git") if cmd.argv.get(1).and_then(|a| a.text.as_deref()) == Some("clone") => {
@@ -1140,6 +1141,30 @@ fn bound(ctx: &Context, cmd: &Simple) -> Option<Context> {
         (None, Some(link)) => next.line.links.push((link, "/".into())),
         _ => return None,
     }
+    Some(next)
+}
+
+/// The context after minikube shares a host directory with its machine (`minikube mount
+/// /:/mkhost`, `minikube start --mount-string=/:/h`): what runs there under the mount point
+/// (`minikube ssh -- … /mkhost/var/lib/x`) reaches the host's place, as a bind mount does.
+fn shared_with_a_vm(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd
+        .args()
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .collect();
+    let pair = words.iter().enumerate().find_map(|(i, w)| {
+        w.strip_prefix("--mount-string=").or_else(|| {
+            (*w == "--mount-string" || *w == "mount")
+                .then(|| words.get(i + 1).copied())
+                .flatten()
+        })
+    })?;
+    let (host, guest) = pair.trim_matches(['"', '\'']).split_once(':')?;
+    let mut next = ctx.clone();
+    next.line
+        .links
+        .push((std::path::PathBuf::from(guest), ctx.resolve(host)?));
     Some(next)
 }
 

@@ -481,7 +481,10 @@ impl Context {
                     Some("/var/lib/gems".to_string())
                 }
                 ["R", "RHOME", ..] => Some("/usr/lib/R".to_string()),
-                ["gcc" | "cc", flag] if flag.starts_with("-print-file-name=") => {
+                // (Or any file of its own it is asked for: `-print-libgcc-file-name`.)
+                ["gcc" | "cc" | "clang", flag]
+                    if flag.starts_with("-print-") && flag.contains("file-name") =>
+                {
                     Some("/usr/lib/gcc".to_string())
                 }
                 ["npm", "root", "-g" | "--global"] => Some("/usr/lib/node_modules".to_string()),

@@ -890,7 +890,22 @@ impl<'a> Walker<'_, 'a> {
             return;
         };
         let name = names.last().map_or("MAPFILE", String::as_str).to_string();
-        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        // Split at the delimiter `-d` names (`readarray -d , -t ds`), else at newlines.
+        let words: Vec<String> = c.args().iter().filter_map(|a| a.text.clone()).collect();
+        let delimiter = words
+            .iter()
+            .position(|w| w == "-d")
+            .and_then(|at| words.get(at + 1))
+            .and_then(|d| d.chars().next())
+            .filter(|d| *d != '\n');
+        let lines: Vec<&str> = match delimiter {
+            Some(d) => text
+                .split(d)
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect(),
+            None => text.lines().map(str::trim).collect(),
+        };
         remember_values(&mut self.arrays, name, lines);
     }
 
@@ -1726,7 +1741,20 @@ fn reads_substituted(w: &Word) -> bool {
 
 /// The positional parameters `set -- a b c` (or `set a b c`) gives, when every one is static
 /// text; `None` for `set -e`, `set -o …` and the like.
+/// (`eval set -- a b` with static words: the same.)
 fn positional_set(argv: &[Arg]) -> Option<Vec<Arg>> {
+    let argv = match argv.first()?.text.as_deref() {
+        Some("eval")
+            if argv.iter().skip(1).all(|a| {
+                a.text.as_deref().is_some_and(|t| {
+                    !t.contains(['$', '`', ';', '&', '|', '(', ')', '<', '>', '\'', '"'])
+                })
+            }) =>
+        {
+            &argv[1..]
+        }
+        _ => argv,
+    };
     if argv.first()?.text.as_deref() != Some("set") {
         return None;
     }

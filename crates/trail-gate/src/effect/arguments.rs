@@ -973,12 +973,19 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         // A line opens with a command's name, or is shell by its grammar: a function defined,
         // a pipe, a list (`:(){ :|:& };:` opens with no name at all).
         let shell = || value.contains("(){") || value.contains("() {") || value.contains("};");
+        // (Or it opens with the environment it sets: `K=V program`.)
+        let assigns = || {
+            first
+                .split_once('=')
+                .is_some_and(|(k, _)| crate::wrappers::variable_name(k))
+        };
         if value.contains(char::is_whitespace)
             && !opens_with_an_import(value)
             && (first
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-/".contains(&b))
-                || shell())
+                || shell()
+                || assigns())
         {
             out.runs(value, Keep::Risky);
         } else if crate::powershell::is_cmdlet(first) {

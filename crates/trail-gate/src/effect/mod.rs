@@ -360,7 +360,7 @@ fn unmodelled_acts(
     out.extend(
         flashes_this_machine(c, layer, raw).or_else(|| restores_this_machine(c, layer, raw)),
     );
-    out.extend(joins_a_controller(c, raw));
+    out.extend(joins_a_controller(c, cmd, raw));
     out.extend(copies_to_another_machine(c, raw).or_else(|| sends_to_a_host(c, ctx, raw)));
     out.extend(unpacks::into_working_directory(c, ctx, raw));
     out.extend(
@@ -989,7 +989,9 @@ fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
                     )
             })
     };
-    (empties || resets()) && targets::names_only_scratch(c, ctx)
+    // (Or a mirror that removes what its source lacks, landing in scratch: `mirror --onto
+    // dist/ledgers --evict-orphans`.)
+    (empties || resets() || mirrors_removing(c, false)) && targets::names_only_scratch(c, ctx)
 }
 
 /// Whether what a verb does stays on this machine, where nothing is lost or sent: restored or
@@ -2684,7 +2686,7 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
                 "clear" | "wipe" | "empty" | "truncate" | "purge"
             )
         });
-        let mut dirs = option_pairs(words)
+        let dirs = option_pairs(words)
             .filter_map(|(flag, value)| {
                 let value = value.filter(|v| flag.starts_with("--") && !v.starts_with('-'))?;
                 // A cache is a place too (`--photo-cache D --clear`); as an emptying flag's object
@@ -2699,11 +2701,21 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
                             || p == "file" && clears_a_file
                             || p.len() > 3 && p.ends_with("dir")
                     })
-                    .then_some(value)
+                    .then_some((flag, value))
             })
-            .chain(words.iter().filter_map(|w| glued_place(w)));
-        return match (dirs.next(), dirs.next()) {
-            (Some(only), None) => Some(only),
+            .chain(words.iter().filter_map(|w| glued_place(w).map(|v| (*w, v))));
+        let dirs: Vec<(&str, &str)> = dirs.collect();
+        return match dirs.as_slice() {
+            [(_, only)] => Some(only),
+            // The same option given again (`--dir "$TMPDIR/x" --dir /var/lib/dkms`): the last
+            // value wins where a tool keeps one, and every one is emptied where it keeps all;
+            // a place written out from the root is the one judged.
+            [(flag, _), rest @ ..] if rest.iter().all(|(f, _)| f == flag) => dirs
+                .iter()
+                .rev()
+                .find(|(_, v)| v.starts_with(['/', '~']))
+                .or(dirs.last())
+                .map(|(_, v)| *v),
             _ => None,
         };
     }
@@ -4232,7 +4244,7 @@ fn planted_made_runnable(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) 
 /// `acme-agent --server 198.51.100.4:4647`): the host it joins sends it the code it runs. On a
 /// network of one's own (a private address, `.internal`, `.lan`) a person decides; anywhere
 /// else it is a machine handed to whoever runs that host.
-fn joins_a_controller(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+fn joins_a_controller(c: &Cmd<'_>, cmd: &Simple, raw: &str) -> Option<Decision> {
     // Every program nobody models comes here: the word's parts are only split when it holds
     // one of the roles at all.
     let role = |w: &str| {
@@ -4247,7 +4259,9 @@ fn joins_a_controller(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     if !(role(c.name) || c.words().find(|w| !w.starts_with('-')).is_some_and(role)) {
         return None;
     }
-    let host = c.words().find_map(|w| {
+    // (Or given by the environment set for it: `SHELLHUB_SERVER_ADDRESS=https://… agent`.)
+    let assigned = cmd.assigns.iter().filter_map(|(_, v)| v.text.as_deref());
+    let host = c.words().chain(assigned).find_map(|w| {
         let w = w.split_once('=').map_or(w, |(_, v)| v);
         let bare = w.split_once("://").map_or(w, |(_, rest)| rest);
         let bare = bare.split('/').next().unwrap_or(bare);

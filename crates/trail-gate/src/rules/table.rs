@@ -1257,6 +1257,8 @@ pub static RULES: &[Rule] = &[
             // Rescue and emergency modes stop services, not the machine: not here.
             let power_unit = |w: &str| {
                 let stem = w.trim_end_matches(".target").trim_end_matches(".service");
+                // (systemd's own services for the act: `systemd-suspend.service`.)
+                let stem = stem.strip_prefix("systemd-").unwrap_or(stem);
                 power_word(stem) && !matches!(stem, "rescue" | "emergency")
                     || stem == "shutdown"
                     // What the three-finger salute starts: a reboot (`ctrl-alt-del.target`).
@@ -1333,6 +1335,7 @@ pub static RULES: &[Rule] = &[
             "kexec -e",
             "systemctl sleep",
             "kill -s RTMIN+4 1",
+            "systemctl start systemd-suspend.service",
             "kill -SIGRTMIN+5 1",
             "kill -INT 1",
             "zzz -Z",
