@@ -982,7 +982,7 @@ fn creds_flags(text: &str) -> Vec<(usize, usize)> {
         let after = at + m.len();
         let flag_start = text[..at]
             .rfind(|c: char| c.is_whitespace())
-            .map_or(0, |i| i + 1);
+            .map_or(0, |i| past_char(text, i));
         if !text[flag_start..at].starts_with("--") {
             continue;
         }
@@ -1006,6 +1006,11 @@ fn creds_flags(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// The byte just past the character that starts at `i` (a no-break space is two bytes).
+fn past_char(s: &str, i: usize) -> usize {
+    i + s[i..].chars().next().map_or(1, char::len_utf8)
 }
 
 /// The passphrase given last to a program named for making one into a key (`wpa_passphrase
@@ -1790,7 +1795,7 @@ fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
         }
         let start = lower[..at]
             .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-            .map_or(0, |i| i + 1);
+            .map_or(0, |i| past_char(&lower, i));
         let prefix = &lower[start..at];
         if prefix.len() >= 2 && !prefixes.contains(&prefix) {
             prefixes.push(prefix);

@@ -7480,3 +7480,19 @@ fn found_by_the_162nd_sealed_part() {
     let (out, _) = redact(&line);
     assert!(!out.contains(value), "{out}");
 }
+
+/// Found by the property test while the 162nd part was read: a no-break space (two bytes)
+/// before a word ending in a key's suffix, or before `--…creds`, was stepped over as one byte,
+/// slicing inside it.
+#[test]
+fn a_no_break_space_before_a_name_is_stepped_over_whole() {
+    for text in [
+        "ww_d=_+g2/+m9h==tt.+mh/w4+=m=4xb=_y4f\u{a0}_crv[]2Ì( value=\"eyjwtw=r>",
+        "\u{a0}_crv[]2( value=\"x\"",
+        "skopeo copy\u{a0}--dest-creds ops:Wq7nTz3kLp9vRx2m docker://a docker://b",
+    ] {
+        let (out, _) = redact(text);
+        let (again, _) = redact(&out);
+        assert_eq!(out, again);
+    }
+}
