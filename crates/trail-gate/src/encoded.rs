@@ -95,25 +95,13 @@ fn base64_text(word: &str) -> bool {
     if body.len() < 12 || body.len() % 4 == 1 {
         return false;
     }
-    let mut bytes = Vec::with_capacity(body.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for b in body.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return false,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            bytes.push(u8::try_from((acc >> bits) & 0xff).unwrap_or(0));
-        }
+    if !body
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'/' | b'_'))
+    {
+        return false;
     }
-    readable(&bytes)
+    trail_base::text::base64_decode(body).is_some_and(|bytes| readable(&bytes))
 }
 
 /// A word of hexadecimal digits whose bytes are readable text.

@@ -782,12 +782,7 @@ impl<'a> Walker<'_, 'a> {
             }
             None => value,
         };
-        let ifs = self
-            .scalars
-            .iter()
-            .rev()
-            .find(|(n, _)| n == "IFS")
-            .map_or(" \t\n", |(_, v)| v.as_str());
+        let ifs = self.ifs();
         Some(
             value
                 .split(|c| ifs.contains(c))
@@ -795,6 +790,15 @@ impl<'a> Walker<'_, 'a> {
                 .map(static_arg)
                 .collect(),
         )
+    }
+
+    /// The characters the shell splits words at: `IFS` as this line set it, else blanks.
+    fn ifs(&self) -> &str {
+        self.scalars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == "IFS")
+            .map_or(" \t\n", |(_, v)| v.as_str())
     }
 
     /// An unquoted `$(…)` of one command that prints static words (`$(compgen -W '/a /b')`,
@@ -817,12 +821,7 @@ impl<'a> Walker<'_, 'a> {
         let lines = super::feed::printed(printer)?;
         // Split at the characters of `IFS` when the line set it (`IFS=';'; for d in $(printf
         // '/a;/b')`), else at blanks.
-        let ifs = self
-            .scalars
-            .iter()
-            .rev()
-            .find(|(n, _)| n == "IFS")
-            .map_or(" \t\n", |(_, v)| v.as_str());
+        let ifs = self.ifs();
         Some(
             lines
                 .iter()

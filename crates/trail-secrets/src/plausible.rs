@@ -1900,29 +1900,9 @@ pub(crate) fn trim_bare_value(value: &str) -> usize {
     end
 }
 
-/// Decoded base64 (standard or URL alphabet, padding optional), or `None`.
+/// Decoded base64 (standard or URL alphabet, padding optional), or `None`: the floor's.
 pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let s = s.trim_end_matches('=');
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits).to_le_bytes()[0]); // the low byte: the bits above were emitted already
-        }
-    }
-    Some(out)
+    trail_base::text::base64_decode(s)
 }
 
 /// A Bitcoin address in Base58Check (`1…`, `3…`): 25 bytes, a version byte of 0 or 5, and the
