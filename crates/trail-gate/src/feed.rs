@@ -84,6 +84,20 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
     }
 }
 
+/// The lines `$(PRINTER …)` gives when it is one command that prints static text (`$(printf
+/// '%s\n' /a /b)`, `$(compgen -W '/a /b')`); quotes around the substitution are allowed.
+pub(super) fn substitution_printed(raw: &str) -> Option<Vec<String>> {
+    let inner = raw
+        .trim_matches('"')
+        .strip_prefix("$(")?
+        .strip_suffix(')')?;
+    let flat = super::parse::flatten(inner).ok()?;
+    let [printer] = flat.commands.as_slice() else {
+        return None;
+    };
+    printed(printer)
+}
+
 /// The lines a static printer's text becomes through the text filters piped after it
 /// (`printf '/a,/b' | tr ',' '\n'`, `… | sed 's/^/--dir=/'`): `producers` in pipe order.
 pub(super) fn piped_lines(producers: &[&Simple]) -> Option<Vec<String>> {

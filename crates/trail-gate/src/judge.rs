@@ -2328,11 +2328,7 @@ fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple], ctx: &Context) -> Ve
         chars.next().filter(|_| chars.next().is_none())
     });
     let delimited = delimiter.and_then(|d| {
-        let lines = if producers.len() > 1 {
-            feed::piped_lines(producers)?
-        } else {
-            feed::printed(producers.first()?)?
-        };
+        let lines = feed::piped_lines(producers)?;
         Some(
             lines
                 .join("\n")

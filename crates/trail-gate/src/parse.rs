@@ -805,7 +805,7 @@ impl<'a> Walker<'_, 'a> {
     /// `$(printf '%s\n' /a /b)`), split into them as the shell splits its output.
     fn printed_words(&self, w: &Word) -> Option<Vec<Arg>> {
         let raw = w.span.slice(self.src);
-        let inner = raw.strip_prefix("$(")?.strip_suffix(')')?;
+        let inner = raw.strip_prefix("$(")?;
         // (The substitution was walked already: it is parsed again only for a printer.)
         let program = inner.split_whitespace().next()?;
         if !matches!(
@@ -814,11 +814,7 @@ impl<'a> Walker<'_, 'a> {
         ) {
             return None;
         }
-        let flat = flatten(inner).ok()?;
-        let [printer] = flat.commands.as_slice() else {
-            return None;
-        };
-        let lines = super::feed::printed(printer)?;
+        let lines = super::feed::substitution_printed(raw)?;
         // Split at the characters of `IFS` when the line set it (`IFS=';'; for d in $(printf
         // '/a;/b')`), else at blanks.
         let ifs = self.ifs();

@@ -942,19 +942,6 @@ fn from_outside(p: &Simple) -> Option<&'static str> {
         .then_some("a language model's answer to a prompt")
 }
 
-/// The text `"$(PRINTER …)"` gives when the printer's output is static (`printf`, `echo`).
-fn printed_script(raw: &str) -> Option<String> {
-    let inner = raw
-        .trim_matches('"')
-        .strip_prefix("$(")?
-        .strip_suffix(')')?;
-    let flat = crate::parse::flatten(inner).ok()?;
-    let [printer] = flat.commands.as_slice() else {
-        return None;
-    };
-    feed::printed(printer).map(|lines| lines.join("\n").replace("\\n", "\n"))
-}
-
 /// Code named on the command line: `eval CODE`, `bash -c CODE`. (A script a shell runs is
 /// read by [`script_file`]; an interpreter's one-liner is judged by [`code`].)
 fn named(name: &str, shell: bool, words: &[Arg], raw: &str, out: &mut Findings) {
@@ -1014,8 +1001,11 @@ fn named(name: &str, shell: bool, words: &[Arg], raw: &str, out: &mut Findings) 
             Some(s) => out.runs(s, Keep::All),
             // What a static printer prints (`sh -c "$(printf 'acme clear --dir %s\n' /a /b)"`):
             // those lines.
-            None if let Some(text) = words.get(i + 1).and_then(|a| printed_script(&a.raw)) => {
-                out.runs(&text, Keep::All);
+            None if let Some(lines) = words
+                .get(i + 1)
+                .and_then(|a| feed::substitution_printed(&a.raw)) =>
+            {
+                out.runs(&lines.join("\n").replace("\\n", "\n"), Keep::All);
             }
             None => out.push(junction(
                 RuleId::Unverifiable,

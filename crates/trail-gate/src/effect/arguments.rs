@@ -2428,35 +2428,28 @@ fn opens_with_an_import(value: &str) -> bool {
 /// A deletion whose only strings are paths (`Directory.Delete("build/rooms-tmp", true)`) is
 /// judged as `rm -rf` of them: the project's build output may go, a home may not.
 fn acts_in_code(code_text: &str, raw: &str, out: &mut Findings) -> Option<super::super::Decision> {
-    let paths_only = || {
+    if code::deletion_call(code_text) {
         let lits = code::literals(code_text);
-        (!lits.is_empty()
+        let paths_only = !lits.is_empty()
             && lits.iter().all(|l| {
                 l.contains('/')
                     && !l.contains(char::is_whitespace)
                     && !l.contains(['$', '`', '*', '?', '\'', '"', '%', '{'])
                     && !l.contains("://")
-            }))
-        .then_some(lits)
-    };
-    if code::deletion_call(code_text)
-        && let Some(paths) = paths_only()
-    {
-        for p in paths {
+            });
+        if !paths_only {
+            return Some(junction(
+                RuleId::InterpreterCode,
+                "this code deletes something from inside another language, where the gate cannot follow",
+                raw,
+            ));
+        }
+        for p in lits {
             out.runs(&format!("rm -rf -- '{p}'"), Keep::Risky);
         }
-    } else if code::deletion_call(code_text) {
-        return Some(junction(
-            RuleId::InterpreterCode,
-            "this code deletes something from inside another language, where the gate cannot follow",
-            raw,
-        ));
-    }
-    let act = code::act_call(code_text)?;
-    // (A deletion of paths only was judged as `rm -rf` of them, above.)
-    if paths_only().is_some() && code::deletion_call(code_text) {
         return None;
     }
+    let act = code::act_call(code_text)?;
     Some(junction(
         RuleId::InterpreterCode,
         &format!(

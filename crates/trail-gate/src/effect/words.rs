@@ -2984,10 +2984,19 @@ fn downloads_to_a_controller(c: &Cmd<'_>, subs: &[&str]) -> bool {
 /// 5000`), though `top` alone looks; a radio disabled over the air (`radios stun --radio-id
 /// R`), not a `stunclient`.
 fn whole_word_act(w: &str) -> Option<Class> {
-    match w.replace(['-', '_'], "").to_ascii_lowercase().as_str() {
-        "topup" => Some(Class::Reaches),
-        "stun" => Some(Class::Stops),
-        _ => None,
+    // (Asked of every subcommand word: compared without making a copy.)
+    let is = |target: &str| {
+        w.bytes()
+            .filter(|b| !matches!(b, b'-' | b'_'))
+            .map(|b| b.to_ascii_lowercase())
+            .eq(target.bytes())
+    };
+    if is("topup") {
+        Some(Class::Reaches)
+    } else if is("stun") {
+        Some(Class::Stops)
+    } else {
+        None
     }
 }
 
